@@ -1,0 +1,224 @@
+#include "core/rooted_fs.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+
+namespace edgemond {
+namespace {
+
+// Strips leading slashes: device paths are absolute, but openat wants them relative to the root.
+std::string_view Relative(std::string_view path) {
+  while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+  return path.empty() ? std::string_view(".") : path;
+}
+
+std::string DevicePath(std::string_view path) {
+  std::string out;
+  if (path.empty() || path.front() != '/') out.push_back('/');
+  out.append(path);
+  return out;
+}
+
+// Whether this kernel has openat2 with RESOLVE_IN_ROOT (Linux 5.6+).
+bool HaveOpenat2() {
+  static const bool have = [] {
+    struct open_how how = {};
+    how.flags = O_RDONLY | O_CLOEXEC | O_DIRECTORY;
+    how.resolve = RESOLVE_IN_ROOT;
+    const long fd = ::syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof(how));
+    if (fd >= 0) {
+      ::close(static_cast<int>(fd));
+      return true;
+    }
+    return false;
+  }();
+  return have;
+}
+
+}  // namespace
+
+Result<RootedFs> RootedFs::Open(const std::string& root) {
+  if (root.empty()) return Status::InvalidArgument("root directory is empty");
+  char resolved[PATH_MAX];
+  if (::realpath(root.c_str(), resolved) == nullptr) {
+    return Status::FromErrno(errno, "root directory " + root);
+  }
+  const int fd = ::open(resolved, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return Status::FromErrno(errno, "root directory " + root);
+  std::string canonical(resolved);
+  if (canonical == "/") canonical.clear();
+  return RootedFs(UniqueFd(fd), canonical);
+}
+
+int RootedFs::OpenRaw(std::string_view path, int flags) const {
+  const std::string rel(Relative(path));
+  long fd;
+  if (!root_.empty() && HaveOpenat2()) {
+    struct open_how how = {};
+    how.flags = static_cast<unsigned long long>(flags | O_CLOEXEC);
+    how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+    // openat2 returns EAGAIN when a concurrent rename raced the lookup; it asks for a retry and
+    // says nothing about the device, so retry a bounded number of times.
+    int attempts = 0;
+    do {
+      fd = ::syscall(SYS_openat2, root_fd_.get(), rel.c_str(), &how, sizeof(how));
+    } while (fd < 0 && errno == EAGAIN && ++attempts < 3);
+  } else {
+    fd = ::openat(root_fd_.get(), rel.c_str(), flags | O_CLOEXEC);
+  }
+  return fd < 0 ? -errno : static_cast<int>(fd);
+}
+
+Result<UniqueFd> RootedFs::OpenFile(std::string_view path, int flags) const {
+  const int fd = OpenRaw(path, flags);
+  if (fd < 0) return Status::FromErrno(-fd, DevicePath(path));
+  return UniqueFd(fd);
+}
+
+namespace {
+
+// Reads from `fd` at offset 0 until EOF or `max_bytes`, into `out`.
+Status PreadAll(int fd, std::size_t max_bytes, std::string_view path, std::string& out) {
+  out.clear();
+  std::size_t capacity = std::min<std::size_t>(max_bytes, 4096);
+  off_t offset = 0;
+  for (;;) {
+    if (out.size() == capacity) {
+      if (capacity >= max_bytes) {
+        return Status::ResourceExhausted(DevicePath(path) + ": larger than " +
+                                         std::to_string(max_bytes) + " bytes");
+      }
+      capacity = std::min(max_bytes, capacity * 2);
+    }
+    const std::size_t used = out.size();
+    out.resize(capacity);
+    // A single read per chunk, no retry on EAGAIN: broken drivers return EAGAIN forever.
+    const ssize_t n = ::pread(fd, out.data() + used, capacity - used, offset);
+    if (n < 0) {
+      const int err = errno;
+      out.clear();
+      return Status::FromErrno(err, DevicePath(path));
+    }
+    out.resize(used + static_cast<std::size_t>(n));
+    if (n == 0) return Status::Ok();
+    offset += n;
+  }
+}
+
+}  // namespace
+
+Result<std::string> RootedFs::ReadFile(std::string_view path, std::size_t max_bytes) const {
+  const int fd = OpenRaw(path, O_RDONLY);
+  if (fd < 0) return Status::FromErrno(-fd, DevicePath(path));
+  UniqueFd owned(fd);
+  std::string out;
+  EDGEMOND_RETURN_IF_ERROR(PreadAll(owned.get(), max_bytes, path, out));
+  return out;
+}
+
+Result<std::vector<std::string>> RootedFs::ListDir(std::string_view path) const {
+  const int fd = OpenRaw(path, O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return Status::FromErrno(-fd, DevicePath(path));
+  DIR* dir = ::fdopendir(fd);  // Takes ownership of fd.
+  if (dir == nullptr) {
+    const int err = errno;
+    ::close(fd);
+    return Status::FromErrno(err, DevicePath(path));
+  }
+  std::vector<std::string> names;
+  errno = 0;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name(entry->d_name);
+    if (name != "." && name != "..") names.emplace_back(name);
+  }
+  const int err = errno;
+  ::closedir(dir);
+  if (err != 0) return Status::FromErrno(err, DevicePath(path));
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Result<std::string> RootedFs::RealPath(std::string_view path) const {
+  const int fd = OpenRaw(path, O_PATH);
+  if (fd < 0) return Status::FromErrno(-fd, DevicePath(path));
+  UniqueFd owned(fd);
+  const std::string proc_link = "/proc/self/fd/" + std::to_string(fd);
+  char target[PATH_MAX];
+  const ssize_t n = ::readlink(proc_link.c_str(), target, sizeof(target) - 1);
+  if (n < 0) return Status::FromErrno(errno, "resolving " + DevicePath(path));
+  std::string host(target, static_cast<std::size_t>(n));
+  if (root_.empty()) return host;
+  if (host == root_) return std::string("/");
+  if (host.size() > root_.size() && host.compare(0, root_.size(), root_) == 0 &&
+      host[root_.size()] == '/') {
+    return host.substr(root_.size());
+  }
+  return Status::InvalidArgument(DevicePath(path) + " resolves outside the root (" + host + ")");
+}
+
+Result<std::string> RootedFs::ReadLink(std::string_view path) const {
+  const std::string rel(Relative(path));
+  const std::size_t slash = rel.rfind('/');
+  // Open the parent inside the root, then read the link itself without following it.
+  UniqueFd parent;
+  std::string leaf = rel;
+  if (slash != std::string::npos) {
+    const int fd = OpenRaw(rel.substr(0, slash), O_PATH | O_DIRECTORY);
+    if (fd < 0) return Status::FromErrno(-fd, DevicePath(path));
+    parent.reset(fd);
+    leaf = rel.substr(slash + 1);
+  }
+  char target[PATH_MAX];
+  const ssize_t n = ::readlinkat(parent.valid() ? parent.get() : root_fd_.get(), leaf.c_str(),
+                                 target, sizeof(target) - 1);
+  if (n < 0) return Status::FromErrno(errno, DevicePath(path));
+  return std::string(target, static_cast<std::size_t>(n));
+}
+
+bool RootedFs::Exists(std::string_view path) const {
+  const int fd = OpenRaw(path, O_PATH);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
+}
+
+bool RootedFs::IsDirectory(std::string_view path) const {
+  const int fd = OpenRaw(path, O_PATH | O_DIRECTORY);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
+}
+
+Result<std::string> PolledFile::Read() {
+  std::string out;
+  EDGEMOND_RETURN_IF_ERROR(ReadInto(out));
+  return out;
+}
+
+Status PolledFile::ReadInto(std::string& out) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!fd_.valid()) {
+      EDGEMOND_ASSIGN_OR_RETURN(fd_, fs_->OpenFile(path_, O_RDONLY));
+    }
+    Status status = PreadAll(fd_.get(), RootedFs::kDefaultMaxBytes, path_, out);
+    if (status.ok()) return status;
+    const int err = status.error_number();
+    if (err == ENODEV || err == ENOENT || err == ENXIO || err == ESTALE) {
+      fd_.reset();  // The device went away under the open fd: reopen once.
+      if (attempt == 0) continue;
+    }
+    return status;
+  }
+  return Status::Internal("unreachable");
+}
+
+}  // namespace edgemond

@@ -1,0 +1,94 @@
+// RootedFs: a read-only view of the device's files below a root directory.
+//
+// Every read of device state (/proc, /sys, /etc/nv_tegra_release, ...) goes through a RootedFs,
+// so tests point edgemond at fixture trees laid out exactly like real devices. Paths are written
+// as they are on the device ("/sys/class/thermal"); the leading slash is optional. Symbolic links
+// are resolved inside the root, absolute ones included (/proc/device-tree -> /sys/firmware/...),
+// using openat2(RESOLVE_IN_ROOT) where the kernel has it. On kernels without openat2 (< 5.6)
+// absolute links resolve against the host, which only matters for fixture trees, never for "/".
+//
+// The string "/sys" appears only in configuration: this class knows nothing about sysfs.
+//
+// Thread safety: all methods are const and may be called concurrently.
+
+#ifndef EDGEMOND_CORE_ROOTED_FS_H_
+#define EDGEMOND_CORE_ROOTED_FS_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "core/unique_fd.h"
+
+namespace edgemond {
+
+class RootedFs final {
+ public:
+  // Reads of device files stop at this size unless the caller asks for more; sysfs attributes
+  // are at most one page, /proc/stat on many-core machines is tens of KiB.
+  static constexpr std::size_t kDefaultMaxBytes = 1 << 20;
+
+  // Opens `root`, which must be an existing directory.
+  static Result<RootedFs> Open(const std::string& root);
+
+  RootedFs(RootedFs&&) noexcept = default;
+  RootedFs& operator=(RootedFs&&) noexcept = default;
+
+  // The canonical host path of the root, without a trailing slash ("" for "/").
+  const std::string& root() const { return root_; }
+
+  // Reads a whole file. Errors map through Status::FromErrno and name the device path.
+  Result<std::string> ReadFile(std::string_view path,
+                               std::size_t max_bytes = kDefaultMaxBytes) const;
+
+  // Names in a directory, sorted, without "." and "..".
+  Result<std::vector<std::string>> ListDir(std::string_view path) const;
+
+  // Opens a file or directory below the root (O_CLOEXEC is always added).
+  Result<UniqueFd> OpenFile(std::string_view path, int flags) const;
+
+  // The device path (starting with "/") that `path` resolves to, all links followed inside the
+  // root: RealPath("/sys/class/hwmon/hwmon2") == "/sys/devices/platform/coretemp.0/hwmon/hwmon2".
+  Result<std::string> RealPath(std::string_view path) const;
+
+  // The target of a symbolic link, as stored in the link.
+  Result<std::string> ReadLink(std::string_view path) const;
+
+  bool Exists(std::string_view path) const;
+  bool IsDirectory(std::string_view path) const;
+
+ private:
+  RootedFs(UniqueFd root_fd, std::string root) : root_fd_(std::move(root_fd)), root_(root) {}
+
+  int OpenRaw(std::string_view path, int flags) const;  // Returns fd or -errno.
+
+  UniqueFd root_fd_;  // Constant after construction.
+  std::string root_;  // Constant after construction.
+};
+
+// A device file kept open and re-read from offset 0 with pread on every poll, which is how
+// sysfs attributes and seq_file-backed /proc files are meant to be polled cheaply.
+// If the device went away (ENODEV, ENOENT, ENXIO) the next Read() reopens the path once.
+class PolledFile final {
+ public:
+  PolledFile(const RootedFs& fs, std::string path) : fs_(&fs), path_(std::move(path)) {}
+
+  // The file's whole content (up to RootedFs::kDefaultMaxBytes).
+  Result<std::string> Read();
+  // Same, into `out`, reusing its capacity.
+  Status ReadInto(std::string& out);
+
+  const std::string& path() const { return path_; }
+
+ private:
+  const RootedFs* fs_;  // Not owned; outlives this object.
+  std::string path_;
+  UniqueFd fd_;
+};
+
+}  // namespace edgemond
+
+#endif  // EDGEMOND_CORE_ROOTED_FS_H_

@@ -1,0 +1,72 @@
+// The vocabulary every part shares: metric descriptions, labels and samples.
+//
+// A collector owns one static MetricDesc per metric it exports and produces Samples that point at
+// it. Values are in base units (seconds, bytes, celsius, volts, amperes, watts, joules, hertz,
+// ratio 0..1) because conversion happens once, at the collector boundary. A sensor that could not
+// be read is a Sample without a value and with the reason, never a 0.
+
+#ifndef EDGEMOND_CORE_SAMPLE_H_
+#define EDGEMOND_CORE_SAMPLE_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.h"
+
+namespace edgemond {
+
+enum class MetricType { kGauge, kCounter };
+
+std::string_view MetricTypeName(MetricType type);  // "gauge" / "counter"
+
+struct MetricDesc {
+  std::string_view name;  // edgemond_<subsystem>_<name>_<unit>[_total]
+  std::string_view help;  // One line, no trailing period.
+  MetricType type;
+  std::string_view unit;  // Base unit ("celsius", "bytes", "ratio", ...); "" when unitless.
+};
+
+struct Label {
+  std::string name;
+  std::string value;
+  friend bool operator==(const Label& a, const Label& b) {
+    return a.name == b.name && a.value == b.value;
+  }
+  friend bool operator<(const Label& a, const Label& b) {
+    return a.name != b.name ? a.name < b.name : a.value < b.value;
+  }
+};
+
+// Label order is part of a collector's contract: each metric always lists its labels in the same
+// order. SeriesKey() sorts them, so identity does not depend on that order.
+using Labels = std::vector<Label>;
+
+struct Sample {
+  const MetricDesc* desc = nullptr;  // Static storage; never null in a produced sample.
+  Labels labels;
+  std::optional<double> value;  // Empty when the sensor could not be read.
+  std::string missing_reason;   // Why `value` is empty ("EAGAIN: sensor offline"); else "".
+  WallTime at;
+
+  bool has_value() const { return value.has_value(); }
+};
+
+// The canonical identity of a series: `name{a="x",b="y"}` with labels sorted by name and values
+// escaped as in the Prometheus text format. Bare `name` when there are no labels.
+std::string SeriesKey(std::string_view name, const Labels& labels);
+inline std::string SeriesKey(const Sample& sample) {
+  return SeriesKey(sample.desc->name, sample.labels);
+}
+
+// Escapes a label value for the Prometheus text format and SeriesKey: \ -> \\, " -> \", \n -> \n.
+std::string EscapeLabelValue(std::string_view value);
+
+// Replaces bytes that are not valid UTF-8 with U+FFFD, so that any label read from a device can be
+// served as JSON and Prometheus text. Valid input is returned unchanged.
+std::string SanitizeUtf8(std::string_view text);
+
+}  // namespace edgemond
+
+#endif  // EDGEMOND_CORE_SAMPLE_H_
