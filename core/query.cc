@@ -23,8 +23,8 @@ std::string_view AggregationName(Aggregation aggregation) {
 }
 
 Result<Aggregation> ParseAggregation(std::string_view name) {
-  for (Aggregation a : {Aggregation::kAvg, Aggregation::kMin, Aggregation::kMax,
-                        Aggregation::kLast, Aggregation::kSum, Aggregation::kCount}) {
+  for (Aggregation a : {Aggregation::kAvg, Aggregation::kMin, Aggregation::kMax, Aggregation::kLast,
+                        Aggregation::kSum, Aggregation::kCount}) {
     if (AggregationName(a) == name) return a;
   }
   return Status::InvalidArgument("unknown aggregation \"" + std::string(name) +
@@ -103,8 +103,8 @@ class SelectorParser {
     while (!AtEnd() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
   }
   Status Error(std::string_view what) const {
-    return Status::InvalidArgument("bad series selector at character " +
-                                   std::to_string(pos_ + 1) + ": " + std::string(what));
+    return Status::InvalidArgument("bad series selector at character " + std::to_string(pos_ + 1) +
+                                   ": " + std::string(what));
   }
   Result<std::string> Name(bool allow_colon) {
     const std::size_t start = pos_;
