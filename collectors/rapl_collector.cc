@@ -101,10 +101,14 @@ bool RaplCollector::ReadZone(Zone& zone, SteadyTime steady_now, WallTime now,
     const std::string reason = MissingReasonFromStatus(raw.status());
     out.push_back(MissingSample(kEnergy, zone.labels, reason, now));
     out.push_back(MissingSample(kDomainPower, zone.labels, reason, now));
-    // The interval across an unreadable tick is not this tick's: start the rate again.
-    zone.counter.Reset();
-    zone.previous_read.reset();
-    return raw.status().IsNotFound();
+    // A glitch keeps the last good reading: the counter is cumulative, so the next interval
+    // spans the gap correctly. A zone that went away may come back with a reset counter.
+    const bool vanished = raw.status().IsNotFound();
+    if (vanished) {
+      zone.counter.Reset();
+      zone.previous_read.reset();
+    }
+    return vanished;
   }
   const std::optional<std::uint64_t> delta = zone.counter.Update(*raw, zone.max_range_microjoules);
   out.push_back(ValueSample(kEnergy, zone.labels,

@@ -12,7 +12,9 @@
 // Wrap-around. energy_uj wraps to 0 after max_energy_range_uj (internal/energy_counter.h); the
 // exported counter starts at the first reading and never goes down, so rate() over it is right
 // across wraps. The power is the energy of the interval divided by the interval on the injected
-// (monotonic) clock; the first tick has none ("first sample").
+// (monotonic) clock; the first tick has none ("first sample"). A failed read keeps the last good
+// reading, so the next interval spans the gap correctly; a zone that went away (ENOENT/ENODEV)
+// starts over when it is back.
 //
 // Privilege. energy_uj is readable by root only since Linux 5.10 (the PLATYPUS side channel,
 // CVE-2020-8694): unprivileged, both metrics are missing with the reason "needs privilege".
