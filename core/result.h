@@ -27,17 +27,16 @@ class [[nodiscard]] Result {
  public:
   // Implicit from a value or from an error status, so `return value;` and `return status;` both
   // work inside a function returning Result<T>.
-  Result(const T& value) : value_(value) {}                 // NOLINT(runtime/explicit)
-  Result(T&& value) : value_(std::move(value)) {}           // NOLINT(runtime/explicit)
-  Result(Status status) : status_(std::move(status)) {      // NOLINT(runtime/explicit)
+  Result(const T& value) : value_(value) {}             // NOLINT(runtime/explicit)
+  Result(T&& value) : value_(std::move(value)) {}       // NOLINT(runtime/explicit)
+  Result(Status status) : status_(std::move(status)) {  // NOLINT(runtime/explicit)
     if (status_.ok()) status_ = Status::Internal("Result constructed from an OK status");
   }
-  template <typename U,
-            typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
-                                        !std::is_same_v<std::decay_t<U>, T> &&
-                                        !std::is_same_v<std::decay_t<U>, Status> &&
-                                        !std::is_same_v<std::decay_t<U>, Result<T>>>>
-  Result(U&& value) : value_(std::forward<U>(value)) {}     // NOLINT(runtime/explicit)
+  template <typename U, typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
+                                                    !std::is_same_v<std::decay_t<U>, T> &&
+                                                    !std::is_same_v<std::decay_t<U>, Status> &&
+                                                    !std::is_same_v<std::decay_t<U>, Result<T>>>>
+  Result(U&& value) : value_(std::forward<U>(value)) {}  // NOLINT(runtime/explicit)
 
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
@@ -86,8 +85,8 @@ class [[nodiscard]] Result {
 
 // Evaluates `expr` (a Result<T>); on error returns its Status from the enclosing function,
 // otherwise move-assigns the value to `lhs`, which may be a declaration (`auto x`).
-#define EDGEMOND_ASSIGN_OR_RETURN(lhs, expr) \
-  EDGEMOND_INTERNAL_ASSIGN_OR_RETURN(        \
-      EDGEMOND_INTERNAL_CONCAT(edgemond_result_macro_, __LINE__), lhs, expr)
+#define EDGEMOND_ASSIGN_OR_RETURN(lhs, expr)                                                     \
+  EDGEMOND_INTERNAL_ASSIGN_OR_RETURN(EDGEMOND_INTERNAL_CONCAT(edgemond_result_macro_, __LINE__), \
+                                     lhs, expr)
 
 #endif  // EDGEMOND_CORE_RESULT_H_

@@ -81,9 +81,8 @@ TEST(RootedFsTest, UnreadableFileIsPermissionDenied) {
   fs.Write("sys/class/powercap/intel-rapl:0/energy_uj", "1\n", 0000);
   auto root = RootedFs::Open(fs.path());
   ASSERT_TRUE(root.ok());
-  EXPECT_TRUE(root->ReadFile("/sys/class/powercap/intel-rapl:0/energy_uj")
-                  .status()
-                  .IsPermissionDenied());
+  EXPECT_TRUE(
+      root->ReadFile("/sys/class/powercap/intel-rapl:0/energy_uj").status().IsPermissionDenied());
 }
 
 TEST(RootedFsTest, LargeFilesAreReadToTheEnd) {

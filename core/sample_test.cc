@@ -16,7 +16,7 @@ TEST(SanitizeUtf8Test, KeepsValidTextAndReplacesInvalidBytes) {
   EXPECT_EQ(SanitizeUtf8("Tctl"), "Tctl");
   EXPECT_EQ(SanitizeUtf8("caf\xC3\xA9"), "caf\xC3\xA9");
   EXPECT_EQ(SanitizeUtf8("a\xFFz"), "a\xEF\xBF\xBDz");
-  EXPECT_EQ(SanitizeUtf8("\xC3"), "\xEF\xBF\xBD");          // Truncated sequence.
+  EXPECT_EQ(SanitizeUtf8("\xC3"), "\xEF\xBF\xBD");                  // Truncated sequence.
   EXPECT_EQ(SanitizeUtf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // Overlong.
 }
 

@@ -110,8 +110,6 @@ std::string Status::ToString() const {
   return out;
 }
 
-std::ostream& operator<<(std::ostream& os, const Status& status) {
-  return os << status.ToString();
-}
+std::ostream& operator<<(std::ostream& os, const Status& status) { return os << status.ToString(); }
 
 }  // namespace edgemond

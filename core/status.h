@@ -51,9 +51,7 @@ class [[nodiscard]] Status {
     return {StatusCode::kInvalidArgument, message};
   }
   static Status IoError(std::string_view message) { return {StatusCode::kIoError, message}; }
-  static Status Corruption(std::string_view message) {
-    return {StatusCode::kCorruption, message};
-  }
+  static Status Corruption(std::string_view message) { return {StatusCode::kCorruption, message}; }
   static Status Unsupported(std::string_view message) {
     return {StatusCode::kUnsupported, message};
   }
@@ -120,12 +118,12 @@ std::ostream& operator<<(std::ostream& os, const Status& status);
 
 // Evaluates an expression that yields a Status and returns it from the enclosing function if it
 // is not OK.
-#define EDGEMOND_RETURN_IF_ERROR(expr)                      \
-  do {                                                      \
-    ::edgemond::Status edgemond_status_macro_ = (expr);     \
-    if (!edgemond_status_macro_.ok()) {                     \
-      return edgemond_status_macro_;                        \
-    }                                                       \
+#define EDGEMOND_RETURN_IF_ERROR(expr)                  \
+  do {                                                  \
+    ::edgemond::Status edgemond_status_macro_ = (expr); \
+    if (!edgemond_status_macro_.ok()) {                 \
+      return edgemond_status_macro_;                    \
+    }                                                   \
   } while (false)
 
 #endif  // EDGEMOND_CORE_STATUS_H_

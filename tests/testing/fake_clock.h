@@ -12,9 +12,7 @@ namespace edgemond::testing {
 class FakeClock final : public Clock {
  public:
   // Starts at a fixed wall time (2026-01-01T00:00:00Z) so golden files are reproducible.
-  FakeClock()
-      : steady_(std::chrono::seconds(1000)),
-        wall_(std::chrono::seconds(1767225600)) {}
+  FakeClock() : steady_(std::chrono::seconds(1000)), wall_(std::chrono::seconds(1767225600)) {}
 
   SteadyTime Now() const override { return steady_; }
   WallTime WallNow() const override { return wall_; }

@@ -14,8 +14,8 @@ namespace fs = std::filesystem;
 
 TempDir::TempDir() {
   const char* base = std::getenv("TMPDIR");
-  std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
-                        "/edgemond-test-XXXXXX";
+  std::string pattern =
+      std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/edgemond-test-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr) {
     ADD_FAILURE() << "mkdtemp failed for " << pattern;
   }
@@ -27,8 +27,8 @@ TempDir::~TempDir() {
   // Make read-protected test files removable again before deleting.
   for (auto it = fs::recursive_directory_iterator(path_, ignored);
        it != fs::recursive_directory_iterator(); it.increment(ignored)) {
-    if (!it->is_symlink()) fs::permissions(it->path(), fs::perms::owner_all,
-                                           fs::perm_options::add, ignored);
+    if (!it->is_symlink())
+      fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ignored);
   }
   fs::remove_all(path_, ignored);
 }
@@ -69,8 +69,9 @@ void FakeSysfs::Remove(std::string_view relative) const {
 void FakeSysfs::CopyTree(const std::string& from, std::string_view relative) const {
   const fs::path to = Join(relative);
   fs::create_directories(to);
-  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks |
-                         fs::copy_options::overwrite_existing);
+  fs::copy(from, to,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks |
+               fs::copy_options::overwrite_existing);
 }
 
 std::string SourceDir() { return EDGEMOND_SOURCE_DIR; }

@@ -12,7 +12,7 @@ namespace edgemond::testing {
 
 class TempDir {
  public:
-  TempDir();  // Creates a fresh directory under $TMPDIR (or /tmp).
+  TempDir();   // Creates a fresh directory under $TMPDIR (or /tmp).
   ~TempDir();  // Removes it recursively.
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;

@@ -1,0 +1,98 @@
+// edgemond's configuration: one struct with the compiled defaults, and one table
+// (config_schema.cc) that drives parsing, validation, defaults, --print-config and the shipped
+// etc/edgemond/edgemond.json.
+//
+// The file is JSON with comments (// and /* */). Drop-in files in the conf.d/ directory next to
+// the main file are merged on top, in name order (objects merge key by key; other values
+// replace). A syntax error, an unknown key, a wrong type or an out-of-range value is a ConfigError
+// naming the file, the line and the key; nothing is started with a bad configuration.
+
+#ifndef EDGEMOND_DAEMON_CONFIG_H_
+#define EDGEMOND_DAEMON_CONFIG_H_
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/result.h"
+
+namespace edgemond::daemon {
+
+inline constexpr std::string_view kDefaultConfigPath = "/etc/edgemond/edgemond.json";
+
+struct Config {
+  // Prefix for every read of device state (/proc, /sys, /etc/nv_tegra_release, ...).
+  std::string root = "/";
+  std::string log_level = "info";  // trace, debug, info, warn, error, off.
+
+  struct Collection {
+    double interval_seconds = 1.0;
+  } collection;
+
+  struct Collectors {
+    bool cpu = true;
+    bool memory = true;
+    bool thermal = true;
+    bool hwmon = true;
+  } collectors;
+
+  struct Storage {
+    std::string path = "/var/lib/edgemond/edgemond.db";
+    std::uint32_t flush_interval_seconds = 10;
+    std::uint32_t retention_days = 7;
+  } storage;
+
+  struct Http {
+    std::string listen = "127.0.0.1:8867";
+    std::string bearer_token;  // Empty: mutating endpoints are open (they bind to loopback).
+    std::vector<std::string> cors_allow_origins;
+    std::uint32_t max_connections = 64;
+    std::uint32_t max_connections_per_ip = 16;
+    std::uint32_t connection_timeout_seconds = 10;
+    std::uint32_t threads = 2;
+    std::uint32_t max_query_points = 11000;
+    std::uint32_t max_query_series = 500;
+  } http;
+};
+
+// A configuration problem, located.
+struct ConfigError {
+  std::string file;  // Empty for command-line values.
+  int line = 0;      // 0 when not known.
+  std::string key;   // Dotted path ("http.listen"); empty for syntax errors.
+  std::string message;
+
+  // "edgemond.json:12: http.listen: listen address \"x\": missing port"
+  std::string ToString() const;
+};
+
+// Reads `path` and its conf.d/ drop-ins over the compiled defaults.
+// `path_must_exist`: false for the default path (a missing /etc/edgemond/edgemond.json means
+// "embedded defaults"), true when the user named the file.
+std::variant<Config, ConfigError> LoadConfigFile(const std::string& path, bool path_must_exist);
+
+// Parses JSON text (comments allowed) over `base`; `file` names the source in errors.
+std::variant<Config, ConfigError> ParseConfig(std::string_view text, const std::string& file,
+                                              Config base = Config());
+
+// Sets one key from a command-line flag ("storage.path", "/tmp/x.db"); the text is converted to
+// the key's type and validated like a file value.
+std::optional<ConfigError> SetConfigValue(Config& config, std::string_view key,
+                                          std::string_view text);
+
+// Checks cross-field and value constraints; the error names the key.
+std::optional<ConfigError> ValidateConfig(const Config& config);
+
+// The effective configuration as JSON (every key, in schema order).
+nlohmann::ordered_json ConfigToJson(const Config& config);
+
+// The shipped etc/edgemond/edgemond.json: every key with its default and a comment.
+std::string DefaultConfigFileText();
+
+}  // namespace edgemond::daemon
+
+#endif  // EDGEMOND_DAEMON_CONFIG_H_

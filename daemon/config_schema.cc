@@ -1,0 +1,107 @@
+#include "daemon/config_schema.h"
+
+#include <array>
+
+#include "http/server.h"
+
+namespace edgemond::daemon {
+namespace {
+
+std::string CheckLogLevel(const Config& config) {
+  for (const char* level : {"trace", "debug", "info", "warn", "error", "off"}) {
+    if (config.log_level == level) return "";
+  }
+  return "must be one of trace, debug, info, warn, error, off";
+}
+
+std::string CheckRoot(const Config& config) {
+  return config.root.empty() || config.root.front() != '/' ? "must be an absolute path" : "";
+}
+
+std::string CheckStoragePath(const Config& config) {
+  return config.storage.path.empty() ? "must not be empty" : "";
+}
+
+std::string CheckListen(const Config& config) {
+  auto address = http::ParseListenAddress(config.http.listen);
+  return address.ok() ? "" : std::string(address.status().message());
+}
+
+// clang-format off
+constexpr FieldSpec kFields[] = {
+    {"root", FieldKind::kString, [](Config& c) -> void* { return &c.root; },
+     "Prefix for every read of device state (/proc, /sys, /etc/nv_tegra_release). \"/\" reads "
+     "this machine; a directory laid out like a device reads that tree instead.",
+     0, 0, &CheckRoot, "--root"},
+    {"log_level", FieldKind::kString, [](Config& c) -> void* { return &c.log_level; },
+     "Log verbosity: trace, debug, info, warn, error or off.", 0, 0, &CheckLogLevel,
+     "--log-level"},
+    {"collection.interval_seconds", FieldKind::kDouble,
+     [](Config& c) -> void* { return &c.collection.interval_seconds; },
+     "Seconds between two collections, on the monotonic clock (fractions allowed).", 0.05, 3600,
+     nullptr, "--interval"},
+    {"collectors.cpu", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.cpu; },
+     "Per-core and total CPU utilization (/proc/stat) and frequency (cpufreq)."},
+    {"collectors.memory", FieldKind::kBool,
+     [](Config& c) -> void* { return &c.collectors.memory; },
+     "Memory and swap (/proc/meminfo)."},
+    {"collectors.thermal", FieldKind::kBool,
+     [](Config& c) -> void* { return &c.collectors.thermal; },
+     "Thermal zones (/sys/class/thermal)."},
+    {"collectors.hwmon", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.hwmon; },
+     "Hardware monitoring chips: temperatures, voltages, currents, power, energy, fans "
+     "(/sys/class/hwmon)."},
+    {"storage.path", FieldKind::kString, [](Config& c) -> void* { return &c.storage.path; },
+     "The SQLite database file. Its directory must exist and be writable.", 0, 0,
+     &CheckStoragePath, "--db"},
+    {"storage.flush_interval_seconds", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.flush_interval_seconds; },
+     "Samples are kept in memory and written in one transaction this often: the most a crash "
+     "can lose, traded against flash wear.", 1, 3600},
+    {"storage.retention_days", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.retention_days; },
+     "Samples older than this are deleted, a little at a time.", 1, 36500},
+    {"http.listen", FieldKind::kString, [](Config& c) -> void* { return &c.http.listen; },
+     "Address and port of the HTTP API and /metrics. Loopback by default; use 0.0.0.0:8867 to "
+     "serve the network (and consider http.bearer_token).", 0, 0, &CheckListen, "--listen"},
+    {"http.bearer_token", FieldKind::kString,
+     [](Config& c) -> void* { return &c.http.bearer_token; },
+     "When set, every endpoint that changes state requires \"Authorization: Bearer <token>\"."},
+    {"http.cors_allow_origins", FieldKind::kStringList,
+     [](Config& c) -> void* { return &c.http.cors_allow_origins; },
+     "Browser origins allowed to read the API (e.g. \"http://grafana.local:3000\"). Empty: no "
+     "CORS headers."},
+    {"http.max_connections", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.http.max_connections; },
+     "Connections served at once; more are refused.", 1, 10000},
+    {"http.max_connections_per_ip", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.http.max_connections_per_ip; },
+     "Connections served at once from one client address.", 1, 10000},
+    {"http.connection_timeout_seconds", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.http.connection_timeout_seconds; },
+     "An idle connection is closed after this many seconds.", 1, 3600},
+    {"http.threads", FieldKind::kUint32, [](Config& c) -> void* { return &c.http.threads; },
+     "Threads serving HTTP requests.", 1, 64},
+    {"http.max_query_points", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.http.max_query_points; },
+     "Most points one series may return from /api/v1/query (Prometheus uses 11000).", 10,
+     1000000},
+    {"http.max_query_series", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.http.max_query_series; },
+     "Most series one /api/v1/query may return.", 1, 100000},
+};
+
+constexpr SectionSpec kSections[] = {
+    {"collection", "When to collect."},
+    {"collectors", "Which collectors run. A collector whose hardware is absent costs nothing."},
+    {"storage", "The local time-series database."},
+    {"http", "The HTTP/JSON API and the Prometheus /metrics endpoint."},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const FieldSpec> ConfigSchema() { return kFields; }
+std::span<const SectionSpec> ConfigSections() { return kSections; }
+
+}  // namespace edgemond::daemon

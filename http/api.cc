@@ -1,0 +1,20 @@
+#include "http/api.h"
+
+namespace edgemond::http {
+
+void RegisterApiRoutes(Router& router, const ApiContext& context) {
+  const ApiContext* ctx = &context;  // Outlives the router (see ApiContext).
+  const auto bind = [ctx](Response (*handler)(const ApiContext&, const Request&)) {
+    return [ctx, handler](const Request& request) { return handler(*ctx, request); };
+  };
+  router.Add("GET", "/", "index", bind(&HandleIndex));
+  router.Add("GET", "/healthz", "healthz", bind(&HandleHealthz));
+  router.Add("GET", "/readyz", "readyz", bind(&HandleReadyz));
+  router.Add("GET", "/metrics", "metrics", bind(&HandleMetrics));
+  router.Add("GET", "/api/v1/device", "device", bind(&HandleDevice));
+  router.Add("GET", "/api/v1/series", "series", bind(&HandleSeries));
+  router.Add("GET", "/api/v1/latest", "latest", bind(&HandleLatest));
+  router.Add("GET", "/api/v1/query", "query", bind(&HandleQuery));
+}
+
+}  // namespace edgemond::http

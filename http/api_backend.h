@@ -1,0 +1,50 @@
+// ApiBackend: what the HTTP API needs from the rest of the daemon. http/ never links storage or
+// collectors; the daemon implements this interface over them.
+//
+// Thread safety: every method may be called concurrently from the server's threads, while the
+// daemon's loop keeps collecting and flushing.
+
+#ifndef EDGEMOND_HTTP_API_BACKEND_H_
+#define EDGEMOND_HTTP_API_BACKEND_H_
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/query.h"
+#include "core/result.h"
+#include "core/sample.h"
+
+namespace edgemond::http {
+
+struct Health {
+  bool alive = true;   // The loop is ticking.
+  bool ready = false;  // Database open and the first collection done.
+  std::string detail;  // Why not, when either is false.
+};
+
+class ApiBackend {
+ public:
+  virtual ~ApiBackend() = default;
+
+  // Every sample of the most recent collection, including missing values with their reasons and
+  // the collectors' self-metrics. Empty (never null) before the first collection.
+  virtual std::shared_ptr<const std::vector<Sample>> Latest() const = 0;
+
+  // Host and board identity for GET /api/v1/device, already as JSON.
+  virtual nlohmann::json Device() const = 0;
+
+  // Series catalog; all series when `selector` is empty.
+  virtual Result<std::vector<SeriesInfo>> ListSeries(
+      const std::optional<SeriesSelector>& selector) const = 0;
+
+  virtual Result<QueryResult> Query(const RangeQuery& query) const = 0;
+
+  virtual Health GetHealth() const = 0;
+};
+
+}  // namespace edgemond::http
+
+#endif  // EDGEMOND_HTTP_API_BACKEND_H_

@@ -1,0 +1,191 @@
+// Handler tests: each handler is called directly with a Request. The backend here is a small
+// in-test implementation of ApiBackend that records the query it was asked and answers from
+// fixed data; the real backend (the daemon over SQLite) is covered by the end-to-end tests.
+
+#include "http/api.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/testing/fake_clock.h"
+
+namespace edgemond::http {
+namespace {
+
+constexpr MetricDesc kUtil{"edgemond_cpu_utilization_ratio", "CPU utilization", MetricType::kGauge,
+                           "ratio"};
+constexpr MetricDesc kTemp{"edgemond_thermal_zone_celsius", "Zone temperature", MetricType::kGauge,
+                           "celsius"};
+
+class FixedBackend : public ApiBackend {
+ public:
+  std::shared_ptr<const std::vector<Sample>> Latest() const override { return latest; }
+  nlohmann::json Device() const override { return {{"hostname", "test-host"}}; }
+  Result<std::vector<SeriesInfo>> ListSeries(
+      const std::optional<SeriesSelector>& selector) const override {
+    std::vector<SeriesInfo> out;
+    for (const SeriesInfo& info : catalog) {
+      if (!selector || selector->Matches(info.name, info.labels)) out.push_back(info);
+    }
+    return out;
+  }
+  Result<QueryResult> Query(const RangeQuery& query) const override {
+    last_query = query;
+    if (!query_error.ok()) return query_error;
+    QueryResult result;
+    result.step_ms = query.step_ms;
+    result.series.push_back({catalog[0], {{1000, 0.5}, {2000, std::nullopt}, {3000, 0.25}}});
+    return result;
+  }
+  Health GetHealth() const override { return health; }
+
+  std::shared_ptr<const std::vector<Sample>> latest = std::make_shared<const std::vector<Sample>>();
+  std::vector<SeriesInfo> catalog = {
+      {"edgemond_cpu_utilization_ratio", {{"cpu", "all"}}, "ratio", MetricType::kGauge, 1000, 3000},
+      {"edgemond_thermal_zone_celsius",
+       {{"zone", "thermal_zone0"}, {"type", "cpu-thermal"}},
+       "celsius",
+       MetricType::kGauge,
+       1000,
+       3000}};
+  mutable std::optional<RangeQuery> last_query;
+  Status query_error;
+  Health health{true, true, ""};
+};
+
+class ApiTest : public ::testing::Test {
+ protected:
+  ApiTest() : router_({}), context_{backend_, clock_, router_, {}, "1.2.3"} {}
+
+  Response Get(std::string path, std::vector<std::pair<std::string, std::string>> query = {}) {
+    Request request;
+    request.method = "GET";
+    request.path = std::move(path);
+    request.query = std::move(query);
+    return router_.Dispatch(request);
+  }
+  void SetUp() override { RegisterApiRoutes(router_, context_); }
+
+  FixedBackend backend_;
+  testing::FakeClock clock_;
+  Router router_;
+  ApiContext context_;
+};
+
+TEST_F(ApiTest, HealthzAndReadyz) {
+  EXPECT_EQ(Get("/healthz").status, 200);
+  backend_.health = {true, false, "waiting for the first collection"};
+  EXPECT_EQ(Get("/healthz").status, 200);
+  const Response ready = Get("/readyz");
+  EXPECT_EQ(ready.status, 503);
+  EXPECT_EQ(nlohmann::json::parse(ready.body)["error"]["message"],
+            "waiting for the first collection");
+}
+
+TEST_F(ApiTest, MetricsServesLatestSamplesAndSelfMetrics) {
+  auto latest = std::make_shared<std::vector<Sample>>();
+  latest->push_back(Sample{&kUtil, {{"cpu", "all"}}, 0.5, "", clock_.WallNow()});
+  latest->push_back(Sample{&kTemp, {{"zone", "z1"}}, std::nullopt, "EAGAIN", clock_.WallNow()});
+  backend_.latest = latest;
+  const Response response = Get("/metrics");
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.content_type, kPrometheusContentType);
+  EXPECT_NE(response.body.find("edgemond_cpu_utilization_ratio{cpu=\"all\"} 0.5\n"),
+            std::string::npos);
+  EXPECT_EQ(response.body.find("edgemond_thermal_zone_celsius"), std::string::npos);
+  EXPECT_NE(response.body.find("edgemond_build_info{version=\"1.2.3\"} 1\n"), std::string::npos);
+  EXPECT_NE(response.body.find("edgemond_http_requests_total{handler=\"metrics\"}"),
+            std::string::npos);
+}
+
+TEST_F(ApiTest, LatestShowsMissingValuesAsNullWithReason) {
+  auto latest = std::make_shared<std::vector<Sample>>();
+  latest->push_back(Sample{&kUtil, {{"cpu", "all"}}, 0.5, "", clock_.WallNow()});
+  latest->push_back(Sample{&kTemp, {{"zone", "z1"}}, std::nullopt, "EAGAIN", clock_.WallNow()});
+  backend_.latest = latest;
+  auto body = nlohmann::json::parse(Get("/api/v1/latest").body);
+  ASSERT_EQ(body["data"].size(), 2u);
+  EXPECT_EQ(body["data"][1]["value"], nullptr);
+  EXPECT_EQ(body["data"][1]["reason"], "EAGAIN");
+  EXPECT_EQ(body["data"][0]["timestamp"], 1767225600);
+  body = nlohmann::json::parse(
+      Get("/api/v1/latest", {{"match", "edgemond_thermal_zone_celsius"}}).body);
+  ASSERT_EQ(body["data"].size(), 1u);
+  EXPECT_EQ(Get("/api/v1/latest", {{"match", "bad{"}}).status, 400);
+}
+
+TEST_F(ApiTest, SeriesFiltersByMatch) {
+  auto body = nlohmann::json::parse(
+      Get("/api/v1/series", {{"match", "edgemond_thermal_zone_celsius{type=\"cpu-thermal\"}"}})
+          .body);
+  ASSERT_EQ(body["data"].size(), 1u);
+  EXPECT_EQ(body["data"][0]["labels"]["zone"], "thermal_zone0");
+  EXPECT_EQ(body["data"][0]["unit"], "celsius");
+  EXPECT_EQ(body["data"][0]["first"], 1);
+}
+
+TEST_F(ApiTest, QueryParsesParametersAndServesJsonAndCsv) {
+  const Response json = Get("/api/v1/query", {{"series", "edgemond_cpu_utilization_ratio"},
+                                              {"from", "-3600"},
+                                              {"step", "1m"},
+                                              {"agg", "max"}});
+  ASSERT_EQ(json.status, 200) << json.body;
+  ASSERT_TRUE(backend_.last_query.has_value());
+  EXPECT_EQ(backend_.last_query->step_ms, 60000);
+  EXPECT_EQ(backend_.last_query->aggregation, Aggregation::kMax);
+  EXPECT_EQ(backend_.last_query->to_ms, ToUnixMillis(clock_.WallNow()));
+  EXPECT_EQ(backend_.last_query->from_ms, ToUnixMillis(clock_.WallNow()) - 3600000);
+  const auto body = nlohmann::json::parse(json.body);
+  EXPECT_EQ(body["data"]["series"][0]["points"][1][1], nullptr);
+  EXPECT_EQ(body["data"]["series"][0]["points"][0][0], 1);
+
+  const Response csv =
+      Get("/api/v1/query", {{"series", "edgemond_cpu_utilization_ratio"}, {"format", "csv"}});
+  EXPECT_EQ(csv.content_type, "text/csv; charset=utf-8");
+  EXPECT_EQ(csv.body,
+            "series,timestamp,value\n"
+            "\"edgemond_cpu_utilization_ratio{cpu=\"\"all\"\"}\",1,0.5\n"
+            "\"edgemond_cpu_utilization_ratio{cpu=\"\"all\"\"}\",2,\n"
+            "\"edgemond_cpu_utilization_ratio{cpu=\"\"all\"\"}\",3,0.25\n");
+}
+
+TEST_F(ApiTest, QueryRejectsBadParametersWithTheParameterName) {
+  const struct {
+    std::vector<std::pair<std::string, std::string>> query;
+    std::string param;
+  } cases[] = {
+      {{}, "series"},
+      {{{"series", "x{"}}, "series"},
+      {{{"series", "x"}, {"from", "yesterday"}}, "from"},
+      {{{"series", "x"}, {"to", "soon"}}, "to"},
+      {{{"series", "x"}, {"from", "-10"}, {"to", "-20"}}, "from"},
+      {{{"series", "x"}, {"step", "0s"}}, "step"},
+      {{{"series", "x"}, {"from", "-86400"}, {"step", "1s"}}, "step"},  // 86401 points.
+      {{{"series", "x"}, {"agg", "median"}}, "agg"},
+      {{{"series", "x"}, {"format", "xml"}}, "format"},
+  };
+  for (const auto& c : cases) {
+    const Response response = Get("/api/v1/query", c.query);
+    EXPECT_EQ(response.status, 400) << c.param << ": " << response.body;
+    EXPECT_EQ(nlohmann::json::parse(response.body)["error"]["param"], c.param) << response.body;
+  }
+}
+
+TEST_F(ApiTest, BackendErrorsMapToHttpStatuses) {
+  backend_.query_error = Status::NotFound("no series matches x");
+  EXPECT_EQ(Get("/api/v1/query", {{"series", "x"}}).status, 404);
+  backend_.query_error = Status::ResourceExhausted("too many points");
+  EXPECT_EQ(Get("/api/v1/query", {{"series", "x"}}).status, 422);
+  backend_.query_error = Status::Unavailable("database busy");
+  EXPECT_EQ(Get("/api/v1/query", {{"series", "x"}}).status, 503);
+}
+
+TEST_F(ApiTest, DeviceAddsTheVersion) {
+  const auto body = nlohmann::json::parse(Get("/api/v1/device").body);
+  EXPECT_EQ(body["data"]["hostname"], "test-host");
+  EXPECT_EQ(body["data"]["edgemond_version"], "1.2.3");
+}
+
+}  // namespace
+}  // namespace edgemond::http

@@ -1,0 +1,37 @@
+// GET /metrics: the latest collection in Prometheus text format 0.0.4, plus edgemond's own
+// build and HTTP metrics.
+
+#include "http/api.h"
+#include "http/prometheus_text.h"
+
+namespace edgemond::http {
+namespace {
+
+constexpr MetricDesc kBuildInfo{"edgemond_build_info",
+                                "edgemond build information; the value is always 1",
+                                MetricType::kGauge, ""};
+constexpr MetricDesc kHttpRequests{"edgemond_http_requests_total",
+                                   "HTTP requests served, by handler", MetricType::kCounter, ""};
+constexpr MetricDesc kHttpErrors{"edgemond_http_request_errors_total",
+                                 "HTTP requests answered with a 4xx or 5xx status, by handler",
+                                 MetricType::kCounter, ""};
+
+}  // namespace
+
+Response HandleMetrics(const ApiContext& context, const Request& /*request*/) {
+  std::vector<Sample> samples = *context.backend.Latest();
+  samples.push_back(Sample{&kBuildInfo, {{"version", context.version}}, 1.0, "", {}});
+  for (const Router::RouteStats& stats : context.router.Stats()) {
+    samples.push_back(Sample{
+        &kHttpRequests, {{"handler", stats.name}}, static_cast<double>(stats.requests), "", {}});
+    samples.push_back(
+        Sample{&kHttpErrors, {{"handler", stats.name}}, static_cast<double>(stats.errors), "", {}});
+  }
+  Response response;
+  response.content_type = kPrometheusContentType;
+  response.body = RenderPrometheusText(GroupSamples(samples));
+  response.headers.emplace_back("Cache-Control", "no-store");
+  return response;
+}
+
+}  // namespace edgemond::http
