@@ -179,28 +179,34 @@ class StoreLayout final : public LayoutUnderTest {
   }
   std::int64_t QueryOne(int series, std::int64_t from_ms, std::int64_t to_ms,
                         std::int64_t step_ms) override {
-    storage::RangeQuery query;
+    // The series' full label set selects exactly it.
+    RangeQuery query;
     const SimulatedSeries& s = sim_.series()[static_cast<std::size_t>(series)];
-    query.key = SeriesKey(s.desc->name, s.labels);
-    return Run(query, from_ms, to_ms, step_ms, storage::Aggregation::kAvg);
+    query.selector.name = std::string(s.desc->name);
+    for (const Label& label : s.labels) {
+      query.selector.matchers.push_back({label.name, LabelMatcher::Op::kEqual, label.value});
+    }
+    return Run(query, from_ms, to_ms, step_ms, Aggregation::kAvg);
   }
   std::int64_t QueryGroup(std::int64_t from_ms, std::int64_t to_ms, std::int64_t step_ms) override {
-    storage::RangeQuery query;
-    query.matcher.name = "edgemond_cpu_utilization_ratio";
-    return Run(query, from_ms, to_ms, step_ms, storage::Aggregation::kMax);
+    RangeQuery query;
+    query.selector.name = "edgemond_cpu_utilization_ratio";
+    return Run(query, from_ms, to_ms, step_ms, Aggregation::kMax);
   }
 
  private:
-  std::int64_t Run(storage::RangeQuery& query, std::int64_t from_ms, std::int64_t to_ms,
-                   std::int64_t step_ms, storage::Aggregation aggregation) {
-    query.from = FromUnixMillis(from_ms);
-    query.to = FromUnixMillis(to_ms);
-    query.step = std::chrono::milliseconds(step_ms);
+  // Returns the number of points that have a value.
+  std::int64_t Run(RangeQuery& query, std::int64_t from_ms, std::int64_t to_ms,
+                   std::int64_t step_ms, Aggregation aggregation) {
+    query.from_ms = from_ms;
+    query.to_ms = to_ms;
+    query.step_ms = step_ms;
     query.aggregation = aggregation;
     const auto result = Check(store_->Query(query), "query");
     std::int64_t points = 0;
-    for (const auto& series : result.series)
-      points += static_cast<std::int64_t>(series.points.size());
+    for (const auto& series : result.series) {
+      for (const Point& point : series.points) points += point.value.has_value() ? 1 : 0;
+    }
     return points;
   }
 

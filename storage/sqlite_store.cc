@@ -190,12 +190,12 @@ Status SqliteStore::LoadCatalog() {
     if (!has_row) break;
     SeriesEntry entry;
     entry.persisted = true;
+    entry.id = select.ColumnInt64(0);
     SeriesInfo& info = entry.info;
-    info.id = select.ColumnInt64(0);
     info.name = select.ColumnString(1);
     const std::string label_text = select.ColumnString(2);
     const auto context = [&] {
-      return "storage: database " + options_.path + ": series " + std::to_string(info.id);
+      return "storage: database " + options_.path + ": series " + std::to_string(entry.id);
     };
     auto labels = ParseLabelText(label_text);
     if (!labels.ok()) return labels.status().WithContext(context());
@@ -204,16 +204,16 @@ Status SqliteStore::LoadCatalog() {
     auto type = ParseType(select.ColumnText(4));
     if (!type.ok()) return type.status().WithContext(context());
     info.type = *type;
-    if (!select.ColumnIsNull(5)) info.first = FromUnixMillis(select.ColumnInt64(5));
-    if (!select.ColumnIsNull(6)) info.last = FromUnixMillis(select.ColumnInt64(6));
-    info.key = MakeKey(info.name, label_text);
-    next_series_id_ = std::max(next_series_id_, info.id + 1);
-    const std::string key = info.key;
+    if (!select.ColumnIsNull(5)) info.first_ms = select.ColumnInt64(5);
+    if (!select.ColumnIsNull(6)) info.last_ms = select.ColumnInt64(6);
+    entry.key = MakeKey(info.name, label_text);
+    next_series_id_ = std::max(next_series_id_, entry.id + 1);
+    const std::string key = entry.key;
     auto [it, inserted] = series_by_key_.emplace(key, std::move(entry));
     if (!inserted) {
       return Status::Corruption(context() + ": duplicate series key " + key);
     }
-    series_by_id_[it->second.info.id] = &it->second;
+    series_by_id_[it->second.id] = &it->second;
   }
   return Status::Ok();
 }
@@ -221,6 +221,7 @@ Status SqliteStore::LoadCatalog() {
 Status SqliteStore::Append(const std::vector<Sample>& samples) {
   std::lock_guard write_lock(write_mu_);
   // Validate the whole batch before changing anything, so a bad sample rejects the batch alone.
+  // The writer may read the in-memory state without mu_: only writers change it (see header).
   std::vector<std::string> keys;
   keys.reserve(samples.size());
   std::map<std::string, SeriesInfo> new_series;
@@ -244,7 +245,6 @@ Status SqliteStore::Append(const std::vector<Sample>& samples) {
       info.labels = std::move(labels).value();
       info.unit = std::string(sample.desc->unit);
       info.type = sample.desc->type;
-      info.key = key;
       new_series.emplace(key, std::move(info));
     }
     if (sample.value.has_value() && !std::isnan(*sample.value)) ++values;
@@ -260,36 +260,24 @@ Status SqliteStore::Append(const std::vector<Sample>& samples) {
 
   std::lock_guard lock(mu_);
   for (auto& [key, info] : new_series) {
-    info.id = next_series_id_++;
     SeriesEntry entry;
+    entry.id = next_series_id_++;
+    entry.key = key;
     entry.info = std::move(info);
     auto it = series_by_key_.emplace(key, std::move(entry)).first;
-    series_by_id_[it->second.info.id] = &it->second;
+    series_by_id_[it->second.id] = &it->second;
   }
   head_.reserve(head_.size() + values);
   for (std::size_t i = 0; i < samples.size(); ++i) {
     const Sample& sample = samples[i];
     SeriesEntry& entry = series_by_key_.find(keys[i])->second;
-    const std::int64_t id = entry.info.id;
-    LatestEntry& latest = latest_[id];
-    latest.at = FromUnixMillis(ToUnixMillis(sample.at));
-    latest.value.reset();
-    latest.missing_reason.clear();
-    if (!sample.value.has_value()) {
-      latest.missing_reason = sample.missing_reason;
-      continue;
-    }
-    if (std::isnan(*sample.value)) {
-      latest.missing_reason = "value is NaN";
-      continue;
-    }
-    latest.value = sample.value;
+    live_series_.insert(entry.id);
+    if (!sample.value.has_value() || std::isnan(*sample.value)) continue;  // A gap.
     const std::int64_t ts_ms = ToUnixMillis(sample.at);
-    head_.push_back({ts_ms, id, *sample.value});
-    const WallTime at = FromUnixMillis(ts_ms);
+    head_.push_back({ts_ms, entry.id, *sample.value});
     SeriesInfo& info = entry.info;
-    if (!info.first || at < *info.first) info.first = at;
-    if (!info.last || at > *info.last) info.last = at;
+    if (!info.first_ms || ts_ms < *info.first_ms) info.first_ms = ts_ms;
+    if (!info.last_ms || ts_ms > *info.last_ms) info.last_ms = ts_ms;
     entry.extent_dirty = true;
   }
   return Status::Ok();
@@ -347,7 +335,7 @@ Status SqliteStore::WriteFlush(const std::vector<HeadSample>& rows,
             "INSERT INTO series(id, name, labels, unit, type) VALUES (?, ?, ?, ?, ?)"));
     for (const SeriesEntry* entry : new_series) {
       const SeriesInfo& info = entry->info;
-      insert.BindInt64(0, info.id);
+      insert.BindInt64(0, entry->id);
       insert.BindText(1, info.name);
       insert.BindText(2, FormatLabelText(info.labels));
       insert.BindText(3, info.unit);
@@ -378,10 +366,10 @@ Status SqliteStore::WriteFlush(const std::vector<HeadSample>& rows,
             "last_ms = excluded.last_ms"));
     for (const SeriesEntry* entry : extents) {
       const SeriesInfo& info = entry->info;
-      if (!info.first || !info.last) continue;
-      upsert.BindInt64(0, info.id);
-      upsert.BindInt64(1, ToUnixMillis(*info.first));
-      upsert.BindInt64(2, ToUnixMillis(*info.last));
+      if (!info.first_ms || !info.last_ms) continue;
+      upsert.BindInt64(0, entry->id);
+      upsert.BindInt64(1, *info.first_ms);
+      upsert.BindInt64(2, *info.last_ms);
       EDGEMOND_RETURN_IF_ERROR(upsert.Run());
       upsert.Reset();
     }
@@ -405,54 +393,61 @@ Result<RetentionResult> SqliteStore::EnforceRetention(WallTime now) {
   RetentionResult result;
   const std::int64_t cutoff_ms = ToUnixMillis(now) - options_.retention.count();
 
-  // Everything older than `floor_ms` is gone once this call commits.
+  // Samples expire in whole batches: the oldest batch is deleted once all of it is older than
+  // the cutoff. Returns the timestamp of the batch's last sample, if a whole batch has expired.
+  const auto expired_batch_end = [&]() -> Result<std::optional<std::int64_t>> {
+    EDGEMOND_ASSIGN_OR_RETURN(Statement nth,
+                              writer_->GetCachedStatement("SELECT ts FROM samples WHERE ts < ? "
+                                                          "ORDER BY ts LIMIT 1 OFFSET ?"));
+    nth.BindInt64(0, cutoff_ms);
+    nth.BindInt64(1, options_.retention_batch_samples - 1);
+    EDGEMOND_ASSIGN_OR_RETURN(const bool has_row, nth.Step());
+    if (!has_row) return std::optional<std::int64_t>();
+    return std::optional<std::int64_t>(nth.ColumnInt64(0));
+  };
+  EDGEMOND_ASSIGN_OR_RETURN(const std::optional<std::int64_t> batch_end_ms, expired_batch_end());
+
+  std::optional<Transaction> transaction;
+  if (batch_end_ms) {
+    transaction.emplace(*writer_, Transaction::Mode::kImmediate);
+    EDGEMOND_RETURN_IF_ERROR(transaction->Begin());
+    {
+      // The batch ends with a whole timestamp (the samples of a tick share one), so it may
+      // exceed retention_batch_samples by less than the number of series.
+      EDGEMOND_ASSIGN_OR_RETURN(Statement erase,
+                                writer_->GetCachedStatement("DELETE FROM samples WHERE ts <= ?"));
+      erase.BindInt64(0, *batch_end_ms);
+      EDGEMOND_RETURN_IF_ERROR(erase.Run());
+      result.deleted_samples = writer_->Changes();
+    }
+    EDGEMOND_ASSIGN_OR_RETURN(const std::optional<std::int64_t> next, expired_batch_end());
+    result.complete = !next.has_value();
+  }
+  // No stored sample is older than `floor_ms` (once this call commits).
   std::int64_t floor_ms = cutoff_ms;
-  std::optional<std::int64_t> delete_below;  // Deletes ts < delete_below.
   {
     EDGEMOND_ASSIGN_OR_RETURN(Statement oldest, writer_->GetCachedStatement(
                                                     "SELECT ts FROM samples ORDER BY ts LIMIT 1"));
     EDGEMOND_ASSIGN_OR_RETURN(const bool has_row, oldest.Step());
-    const std::int64_t oldest_ms = has_row ? oldest.ColumnInt64(0) : cutoff_ms;
-    if (oldest_ms < cutoff_ms) {
-      // The batch ends at the timestamp of the batch-th expired sample (if there are that many).
-      EDGEMOND_ASSIGN_OR_RETURN(Statement bound,
-                                writer_->GetCachedStatement("SELECT ts FROM samples WHERE ts < ? "
-                                                            "ORDER BY ts LIMIT 1 OFFSET ?"));
-      bound.BindInt64(0, cutoff_ms);
-      bound.BindInt64(1, options_.retention_batch_samples);
-      EDGEMOND_ASSIGN_OR_RETURN(const bool more_than_a_batch, bound.Step());
-      if (more_than_a_batch) {
-        // Rows share timestamps (one per tick); if the whole batch shares the oldest one, take
-        // that timestamp entirely rather than make no progress.
-        const std::int64_t bound_ms = bound.ColumnInt64(0);
-        floor_ms = bound_ms > oldest_ms ? bound_ms : bound_ms + 1;
-        result.complete = false;
-      }
-      delete_below = floor_ms;
-    }
+    if (has_row) floor_ms = oldest.ColumnInt64(0);
   }
 
-  // Extents that move: every series whose oldest sample is now gone. A series left without any
-  // sample loses its extent, and its catalog entry too unless it was appended to since this store
+  // Extents that move: every series whose first sample is gone. A series left without any sample
+  // loses its extent, and its catalog entry too unless it was appended to since this store
   // opened (a sensor that is still there but has been failing for the whole retention period).
   std::vector<std::int64_t> dead_series;
   bool extents_change = false;
   for (const auto& [key, entry] : series_by_key_) {
     const SeriesInfo& info = entry.info;
-    if (info.first && ToUnixMillis(*info.first) < floor_ms) extents_change = true;
-    if (!result.complete || !entry.persisted || latest_.contains(info.id)) continue;
-    if (!info.last || ToUnixMillis(*info.last) < floor_ms) dead_series.push_back(info.id);
+    if (info.first_ms && *info.first_ms < floor_ms) extents_change = true;
+    if (!entry.persisted || live_series_.contains(entry.id)) continue;
+    if (!info.last_ms || *info.last_ms < floor_ms) dead_series.push_back(entry.id);
   }
-  if (!delete_below && dead_series.empty() && !extents_change) return result;
+  if (!transaction && dead_series.empty() && !extents_change) return result;
 
-  Transaction transaction(*writer_, Transaction::Mode::kImmediate);
-  EDGEMOND_RETURN_IF_ERROR(transaction.Begin());
-  if (delete_below) {
-    EDGEMOND_ASSIGN_OR_RETURN(Statement erase,
-                              writer_->GetCachedStatement("DELETE FROM samples WHERE ts < ?"));
-    erase.BindInt64(0, *delete_below);
-    EDGEMOND_RETURN_IF_ERROR(erase.Run());
-    result.deleted_samples = writer_->Changes();
+  if (!transaction) {
+    transaction.emplace(*writer_, Transaction::Mode::kImmediate);
+    EDGEMOND_RETURN_IF_ERROR(transaction->Begin());
   }
   if (extents_change) {
     for (const char* sql : {"DELETE FROM series_extent WHERE last_ms < ?",
@@ -470,24 +465,24 @@ Result<RetentionResult> SqliteStore::EnforceRetention(WallTime now) {
   }
   {
     std::lock_guard lock(mu_);
-    const Status status = transaction.Commit();
+    const Status status = transaction->Commit();
     if (!status.ok()) {
       return status.WithContext("storage: enforcing retention on " + options_.path);
     }
     for (auto& [key, entry] : series_by_key_) {
       SeriesInfo& info = entry.info;
-      if (info.last && ToUnixMillis(*info.last) < floor_ms) {
+      if (info.last_ms && *info.last_ms < floor_ms) {
         // Nothing left; an extent row still to be written (extent_dirty) would be wrong too.
-        info.first.reset();
-        info.last.reset();
+        info.first_ms.reset();
+        info.last_ms.reset();
         entry.extent_dirty = false;
-      } else if (info.first && ToUnixMillis(*info.first) < floor_ms) {
-        info.first = FromUnixMillis(floor_ms);
+      } else if (info.first_ms && *info.first_ms < floor_ms) {
+        info.first_ms = floor_ms;
       }
     }
     for (const std::int64_t id : dead_series) {
       auto it = series_by_id_.find(id);
-      const std::string key = it->second->info.key;
+      const std::string key = it->second->key;
       series_by_id_.erase(it);
       series_by_key_.erase(key);
     }
@@ -495,7 +490,7 @@ Result<RetentionResult> SqliteStore::EnforceRetention(WallTime now) {
   result.deleted_series = static_cast<std::int64_t>(dead_series.size());
 
   // Give space back only when a lot is free (after a backlog, or a shorter retention); in steady
-  // state the next flushes reuse the pages this batch freed.
+  // state the next flushes reuse the pages a batch freed.
   EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t free_pages,
                             writer_->QueryInt64("PRAGMA freelist_count"));
   if (free_pages > kVacuumThresholdPages) {
@@ -506,41 +501,27 @@ Result<RetentionResult> SqliteStore::EnforceRetention(WallTime now) {
   return result;
 }
 
-Result<std::vector<SeriesInfo>> SqliteStore::ListSeries(const SeriesMatcher& matcher) {
+Result<std::vector<SeriesInfo>> SqliteStore::ListSeries(
+    const std::optional<SeriesSelector>& selector) {
   std::lock_guard lock(mu_);
   std::vector<SeriesInfo> series;
   for (const auto& [key, entry] : series_by_key_) {
-    if (matcher.Matches(entry.info.name, entry.info.labels)) series.push_back(entry.info);
+    if (!selector || selector->Matches(entry.info.name, entry.info.labels)) {
+      series.push_back(entry.info);
+    }
   }
   return series;
-}
-
-Result<std::vector<LatestSample>> SqliteStore::Latest(const SeriesMatcher& matcher) {
-  std::lock_guard lock(mu_);
-  std::vector<LatestSample> samples;
-  for (const auto& [key, entry] : series_by_key_) {
-    auto it = latest_.find(entry.info.id);
-    if (it == latest_.end() || !matcher.Matches(entry.info.name, entry.info.labels)) continue;
-    samples.push_back({entry.info, it->second.at, it->second.value, it->second.missing_reason});
-  }
-  return samples;
 }
 
 Result<std::vector<const SqliteStore::SeriesEntry*>> SqliteStore::SelectSeries(
     const RangeQuery& query) const {
   std::vector<const SeriesEntry*> selected;
-  if (!query.key.empty()) {
-    auto it = series_by_key_.find(query.key);
-    if (it == series_by_key_.end()) return Status::NotFound("no series " + query.key);
-    selected.push_back(&it->second);
-    return selected;
-  }
   for (const auto& [key, entry] : series_by_key_) {
-    if (!query.matcher.Matches(entry.info.name, entry.info.labels)) continue;
+    if (!query.selector.Matches(entry.info.name, entry.info.labels)) continue;
     if (selected.size() == query.max_series) {
-      return Status::InvalidArgument("the query matches more than " +
-                                     std::to_string(query.max_series) +
-                                     " series; narrow it with labels");
+      return Status::ResourceExhausted("the selector matches more than " +
+                                       std::to_string(query.max_series) +
+                                       " series; narrow it with label matchers");
     }
     selected.push_back(&entry);
   }
@@ -548,26 +529,31 @@ Result<std::vector<const SqliteStore::SeriesEntry*>> SqliteStore::SelectSeries(
 }
 
 Result<QueryResult> SqliteStore::Query(const RangeQuery& query) {
-  const std::int64_t from_ms = ToUnixMillis(query.from);
-  const std::int64_t to_ms = ToUnixMillis(query.to);
-  const std::int64_t step_ms = query.step.count();
+  const std::int64_t from_ms = query.from_ms;
+  const std::int64_t to_ms = query.to_ms;
+  const std::int64_t step_ms = query.step_ms;
   if (from_ms > to_ms) return Status::InvalidArgument("the query range ends before it starts");
   if (step_ms < 0) return Status::InvalidArgument("the query step is negative");
-  if (query.max_points == 0) return Status::InvalidArgument("max_points must be positive");
+  if (query.max_points_per_series == 0) {
+    return Status::InvalidArgument("max_points_per_series must be positive");
+  }
   if (step_ms > 0) {
     const std::int64_t buckets = StepAggregator::BucketCount(from_ms, to_ms, step_ms);
-    if (buckets > static_cast<std::int64_t>(query.max_points)) {
-      return Status::InvalidArgument("the query asks for " + std::to_string(buckets) +
-                                     " points per series, more than " +
-                                     std::to_string(query.max_points) + "; use a larger step");
+    if (buckets > static_cast<std::int64_t>(query.max_points_per_series)) {
+      return Status::InvalidArgument("the range and step give " + std::to_string(buckets) +
+                                     " points per series; the limit "
+                                     "is " +
+                                     std::to_string(query.max_points_per_series) +
+                                     " (use a larger step or a shorter range)");
     }
   }
 
-  // Per selected series: its description, its head samples and its aggregator.
+  // Per selected series: its description and its head samples, merged into the stored ones.
   struct Cursor {
+    std::int64_t id;
     SeriesInfo info;
     std::vector<HeadSample> head;  // Sorted by time, one per timestamp.
-    std::size_t next = 0;
+    std::size_t next = 0;          // First head sample not yet fed.
   };
   std::vector<Cursor> cursors;
   std::unordered_map<std::int64_t, std::size_t> index_by_id;
@@ -579,8 +565,8 @@ Result<QueryResult> SqliteStore::Query(const RangeQuery& query) {
     EDGEMOND_ASSIGN_OR_RETURN(const auto selected, SelectSeries(query));
     cursors.reserve(selected.size());
     for (const SeriesEntry* entry : selected) {
-      index_by_id[entry->info.id] = cursors.size();
-      cursors.push_back(Cursor{entry->info, {}, 0});
+      index_by_id[entry->id] = cursors.size();
+      cursors.push_back(Cursor{entry->id, entry->info, {}, 0});
     }
     for (const HeadSample& sample : head_) {
       if (sample.ts_ms < from_ms || sample.ts_ms > to_ms) continue;
@@ -610,7 +596,8 @@ Result<QueryResult> SqliteStore::Query(const RangeQuery& query) {
   std::vector<StepAggregator> aggregators;
   aggregators.reserve(cursors.size());
   for (std::size_t i = 0; i < cursors.size(); ++i) {
-    aggregators.emplace_back(from_ms, step_ms, query.aggregation, query.max_points);
+    aggregators.emplace_back(from_ms, to_ms, step_ms, query.aggregation,
+                             query.max_points_per_series);
   }
   // Feeds stored sample (ts, value) of cursor i, after the head samples that precede it; a head
   // sample with the same timestamp replaces it.
@@ -633,7 +620,7 @@ Result<QueryResult> SqliteStore::Query(const RangeQuery& query) {
                                     "series_id = ? ORDER BY ts"));
     select.BindInt64(0, from_ms);
     select.BindInt64(1, to_ms);
-    select.BindInt64(2, cursors[0].info.id);
+    select.BindInt64(2, cursors[0].id);
     while (true) {
       EDGEMOND_ASSIGN_OR_RETURN(const bool has_row, select.Step());
       if (!has_row) break;
@@ -653,7 +640,7 @@ Result<QueryResult> SqliteStore::Query(const RangeQuery& query) {
     select.BindInt64(1, to_ms);
     if (in_list) {
       for (std::size_t i = 0; i < cursors.size(); ++i) {
-        select.BindInt64(static_cast<int>(i) + 2, cursors[i].info.id);
+        select.BindInt64(static_cast<int>(i) + 2, cursors[i].id);
       }
     }
     while (true) {
@@ -669,6 +656,7 @@ Result<QueryResult> SqliteStore::Query(const RangeQuery& query) {
   EDGEMOND_RETURN_IF_ERROR(snapshot.Rollback());
 
   QueryResult result;
+  result.step_ms = step_ms;
   result.series.reserve(cursors.size());
   for (std::size_t i = 0; i < cursors.size(); ++i) {
     Cursor& cursor = cursors[i];

@@ -4,7 +4,7 @@
 // one row per sample in a WITHOUT ROWID table clustered on (ts, series_id), so that a flush
 // appends at the right edge of one B-tree and dirties a handful of pages whatever the number of
 // series; WAL with synchronous=NORMAL; checkpoints run by the store after a flush, never inside
-// a commit; retention trims the left edge of the same B-tree in small batches.
+// a commit; retention trims the left edge of the same B-tree in batches.
 //
 //   storage::StorageOptions options;
 //   options.path = "/var/lib/edgemond/edgemond.db";
@@ -14,13 +14,13 @@
 //
 // Connections: a writer connection used by Append/Flush/EnforceRetention, and a read-only one
 // (PRAGMA query_only) used by Query; WAL lets a reader proceed while the writer commits.
-// ListSeries/Latest/Stats read the in-memory catalog and touch no connection.
+// ListSeries and Stats read the in-memory catalog and touch no connection.
 //
 // Concurrency (the contract of store.h, and how it is kept):
 //   write_mu_  serializes the writer operations and owns the writer connection.
 //   read_mu_   serializes queries on the reader connection.
-//   mu_        guards the in-memory state: catalog, head and latest snapshot. Writers hold it
-//              only to change that state and to commit; queries only to copy what they need.
+//   mu_        guards the in-memory state: catalog and head. Writers hold it only to change
+//              that state and to commit; queries only to copy what they need.
 // A query copies its head samples and opens its read transaction under mu_, and Flush commits
 // and drops the flushed samples from the head under mu_, so every query sees each sample exactly
 // once: in the head before the commit, in the database after it. Lock order: write_mu_ or
@@ -43,6 +43,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/result.h"
@@ -61,8 +62,10 @@ struct StorageOptions {
   std::chrono::seconds flush_interval{10};
   // Samples older than this are deleted by EnforceRetention().
   std::chrono::milliseconds retention = std::chrono::hours(24 * 7);
-  // Most samples one EnforceRetention() call deletes (one transaction). At 500 series, 10 s of
-  // expiry is 5,000 samples, so the default catches up a backlog at 4x real time per flush.
+  // Retention deletes expired samples in batches of this many (one transaction each, one per
+  // EnforceRetention() call), and only once a whole batch has expired: a few large deletes
+  // write far less than one small delete per flush (docs/storage.md). The default is ~2 minutes
+  // of data at 150 series, 40 s at 500; a backlog drains at one batch per call.
   std::int64_t retention_batch_samples = 20000;
   // Most samples the head may hold; Append() beyond it is kResourceExhausted. 0 picks
   // 64 flush intervals of 500 series at 1 Hz (it only fills while flushes keep failing).
@@ -91,8 +94,8 @@ class SqliteStore final : public Store {
   Status Append(const std::vector<Sample>& samples) override;
   Status Flush() override;
   Result<RetentionResult> EnforceRetention(WallTime now) override;
-  Result<std::vector<SeriesInfo>> ListSeries(const SeriesMatcher& matcher) override;
-  Result<std::vector<LatestSample>> Latest(const SeriesMatcher& matcher) override;
+  Result<std::vector<SeriesInfo>> ListSeries(
+      const std::optional<SeriesSelector>& selector) override;
   Result<QueryResult> Query(const RangeQuery& query) override;
   StoreStats Stats() const override;
 
@@ -105,14 +108,11 @@ class SqliteStore final : public Store {
     double value;
   };
   struct SeriesEntry {
-    SeriesInfo info;
-    bool persisted = false;     // Has a row in `series`. Written under write_mu_.
-    bool extent_dirty = false;  // first/last changed since the last flush.
-  };
-  struct LatestEntry {
-    WallTime at;
-    std::optional<double> value;
-    std::string missing_reason;
+    std::int64_t id = 0;        // Row id in `series`; stable for the life of the file.
+    std::string key;            // SeriesKey(name, labels).
+    SeriesInfo info;            // Labels sorted by name; first_ms/last_ms include the head.
+    bool persisted = false;     // Has a row in `series`.
+    bool extent_dirty = false;  // first_ms/last_ms changed since the last flush.
   };
 
   SqliteStore(StorageOptions options, std::unique_ptr<sqlite::Database> writer,
@@ -123,7 +123,7 @@ class SqliteStore final : public Store {
   Status WriteFlush(const std::vector<HeadSample>& rows, std::vector<SeriesEntry*>& new_series,
                     std::vector<SeriesEntry*>& extents);
   Status CheckpointIfDue();
-  // Resolves the series a query asks for; REQUIRES mu_.
+  // The series a query asks for, in key order; REQUIRES mu_.
   Result<std::vector<const SeriesEntry*>> SelectSeries(const RangeQuery& query) const;
   std::size_t head_limit() const;
 
@@ -143,8 +143,10 @@ class SqliteStore final : public Store {
   std::map<std::string, SeriesEntry> series_by_key_;             // Sorted: ListSeries order.
   std::unordered_map<std::int64_t, SeriesEntry*> series_by_id_;  // Into series_by_key_.
   std::int64_t next_series_id_ = 1;
-  std::vector<HeadSample> head_;                          // In Append order.
-  std::unordered_map<std::int64_t, LatestEntry> latest_;  // By series id.
+  std::vector<HeadSample> head_;  // In Append order.
+  // Series appended to since the store opened: still reported, so retention keeps their catalog
+  // entries even when all their samples expired (a sensor failing for the whole period).
+  std::unordered_set<std::int64_t> live_series_;
 };
 
 }  // namespace edgemond::storage

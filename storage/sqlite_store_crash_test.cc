@@ -133,20 +133,21 @@ TEST(SqliteStoreCrashTest, KillNineNeverLosesAnAcknowledgedFlush) {
     ASSERT_TRUE(store.ok()) << store.status();
     for (int s = 0; s < kSeries; s += 13) {
       RangeQuery query;
-      query.key =
-          SeriesKey(kVoltage.name, {{"chip", "ina3221"}, {"sensor", "in" + std::to_string(s)}});
-      query.max_points = 1'000'000;
+      query.selector.name = std::string(kVoltage.name);
+      query.selector.matchers = {{"sensor", LabelMatcher::Op::kEqual, "in" + std::to_string(s)}};
+      query.max_points_per_series = 1'000'000;
       for (int earlier = 0; earlier <= run; ++earlier) {
         const std::int64_t from_tick = earlier * kTicksPerRun;
-        query.from = FromUnixMillis(kT0 + from_tick * 1000);
-        query.to = FromUnixMillis(kT0 + last_acked[earlier] * 1000);
+        query.from_ms = kT0 + from_tick * 1000;
+        query.to_ms = kT0 + last_acked[earlier] * 1000;
         auto result = (*store)->Query(query);
         ASSERT_TRUE(result.ok()) << result.status();
         const auto& points = result->series.at(0).points;
         ASSERT_EQ(static_cast<std::int64_t>(points.size()), last_acked[earlier] - from_tick + 1);
         for (std::size_t i = 0; i < points.size(); ++i) {
           const std::int64_t t = from_tick + static_cast<std::int64_t>(i);
-          ASSERT_EQ(points[i], (Point{FromUnixMillis(kT0 + t * 1000), ValueOf(s, t)}));
+          ASSERT_EQ(points[i].t_ms, kT0 + t * 1000);
+          ASSERT_EQ(points[i].value, ValueOf(s, t));
         }
       }
     }

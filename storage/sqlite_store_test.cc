@@ -36,6 +36,26 @@ constexpr std::int64_t kT0 = 1767225600000;
 
 WallTime At(std::int64_t ms) { return FromUnixMillis(ms); }
 
+SeriesSelector Selector(std::string_view text) {
+  auto selector = ParseSeriesSelector(text);
+  EXPECT_TRUE(selector.ok()) << selector.status();
+  return selector.ok() ? *selector : SeriesSelector{};
+}
+
+Point P(std::int64_t t_ms, std::optional<double> value) { return Point{t_ms, value}; }
+
+// Points compare by time and value (core's Point has no operator==).
+void ExpectPoints(const std::vector<Point>& actual, const std::vector<Point>& expected,
+                  const std::string& what = "") {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_EQ(actual[i].t_ms, expected[i].t_ms) << what << " point " << i;
+    EXPECT_EQ(actual[i].value, expected[i].value) << what << " point " << i;
+  }
+}
+
+std::string KeyOf(const SeriesInfo& info) { return SeriesKey(info.name, info.labels); }
+
 Sample MakeSample(const MetricDesc& desc, Labels labels, std::int64_t ms,
                   std::optional<double> value, std::string reason = "") {
   Sample sample;
@@ -67,11 +87,11 @@ class SqliteStoreTest : public ::testing::Test {
   std::unique_ptr<SqliteStore> Open() { return Open(Options()); }
 
   // A raw query of one series over everything.
-  std::vector<Point> Raw(Store& store, const std::string& key) {
+  std::vector<Point> Raw(Store& store, std::string_view selector) {
     RangeQuery query;
-    query.key = key;
-    query.from = At(0);
-    query.to = At(kT0 * 2);
+    query.selector = Selector(selector);
+    query.from_ms = 0;
+    query.to_ms = kT0 * 2;
     auto result = store.Query(query);
     EXPECT_TRUE(result.ok()) << result.status();
     if (!result.ok() || result->series.size() != 1) return {};
@@ -118,17 +138,16 @@ TEST_F(SqliteStoreTest, AppendFlushQueryRoundTrip) {
   EXPECT_EQ(store->Stats().head_samples, 0u);
   EXPECT_EQ(StoredRows(), 180);
 
-  const auto points = Raw(*store, R"(edgemond_thermal_zone_celsius{type="cpu",zone="0"})");
-  ASSERT_EQ(points.size(), 60u);
-  for (int i = 0; i < 60; ++i) {
-    EXPECT_EQ(points[static_cast<std::size_t>(i)], (Point{At(kT0 + i * 1000), 45.5 + i}));
-  }
-  auto series = store->ListSeries({});
+  std::vector<Point> expected;
+  for (int i = 0; i < 60; ++i) expected.push_back(P(kT0 + i * 1000, 45.5 + i));
+  ExpectPoints(Raw(*store, R"(edgemond_thermal_zone_celsius{zone="0"})"), expected);
+
+  auto series = store->ListSeries(std::nullopt);
   ASSERT_TRUE(series.ok());
   ASSERT_EQ(series->size(), 3u);
   // Sorted by key; labels sorted by name.
-  EXPECT_EQ((*series)[0].key, R"(edgemond_cpu_utilization_ratio{cpu="all"})");
-  EXPECT_EQ((*series)[1].key, "edgemond_hwmon_energy_joules_total");
+  EXPECT_EQ(KeyOf((*series)[0]), R"(edgemond_cpu_utilization_ratio{cpu="all"})");
+  EXPECT_EQ(KeyOf((*series)[1]), "edgemond_hwmon_energy_joules_total");
   EXPECT_EQ((*series)[1].type, MetricType::kCounter);
   EXPECT_EQ((*series)[1].unit, "joules");
   const SeriesInfo& zone = (*series)[2];
@@ -136,8 +155,9 @@ TEST_F(SqliteStoreTest, AppendFlushQueryRoundTrip) {
   EXPECT_EQ(zone.labels, (Labels{{"type", "cpu"}, {"zone", "0"}}));
   EXPECT_EQ(zone.unit, "celsius");
   EXPECT_EQ(zone.type, MetricType::kGauge);
-  EXPECT_EQ(zone.first, At(kT0));
-  EXPECT_EQ(zone.last, At(kT0 + 59000));
+  EXPECT_EQ(zone.first_ms, kT0);
+  EXPECT_EQ(zone.last_ms, kT0 + 59000);
+  EXPECT_EQ(store->ListSeries(Selector("edgemond_hwmon_energy_joules_total"))->size(), 1u);
 }
 
 TEST_F(SqliteStoreTest, ReopenFindsEverythingFlushed) {
@@ -151,27 +171,30 @@ TEST_F(SqliteStoreTest, ReopenFindsEverythingFlushed) {
                       .ok());
     }
     ASSERT_TRUE(store->Flush().ok());
-    before = store->ListSeries({}).value();
+    before = store->ListSeries(std::nullopt).value();
   }
   auto store = Open();
-  const auto after = store->ListSeries({}).value();
+  const auto after = store->ListSeries(std::nullopt).value();
   ASSERT_EQ(after.size(), before.size());
   for (std::size_t i = 0; i < after.size(); ++i) {
-    EXPECT_EQ(after[i].id, before[i].id);
-    EXPECT_EQ(after[i].key, before[i].key);
+    EXPECT_EQ(after[i].name, before[i].name);
     EXPECT_EQ(after[i].labels, before[i].labels);
     EXPECT_EQ(after[i].unit, before[i].unit);
     EXPECT_EQ(after[i].type, before[i].type);
-    EXPECT_EQ(after[i].first, before[i].first);
-    EXPECT_EQ(after[i].last, before[i].last);
+    EXPECT_EQ(after[i].first_ms, before[i].first_ms);
+    EXPECT_EQ(after[i].last_ms, before[i].last_ms);
   }
   EXPECT_EQ(Raw(*store, R"(edgemond_thermal_zone_celsius{zone="1"})").size(), 30u);
-  // The latest snapshot is this process's: nothing appended yet.
-  EXPECT_TRUE(store->Latest({}).value().empty());
   // New series continue the id sequence.
   ASSERT_TRUE(store->Append({MakeSample(kEnergy, {}, kT0 + 40000, 1)}).ok());
   ASSERT_TRUE(store->Flush().ok());
-  EXPECT_EQ(store->ListSeries({"edgemond_hwmon_energy_joules_total", {}}).value()[0].id, 3);
+  auto db = sqlite::Database::Open(path_, {});
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ((*db)
+                ->QueryInt64("SELECT id FROM series WHERE name = "
+                             "'edgemond_hwmon_energy_joules_total'")
+                .value(),
+            3);
 }
 
 TEST_F(SqliteStoreTest, QueriesAnswerTheSameBeforeAndAfterFlush) {
@@ -197,23 +220,24 @@ TEST_F(SqliteStoreTest, QueriesAnswerTheSameBeforeAndAfterFlush) {
   for (Aggregation aggregation : {Aggregation::kAvg, Aggregation::kMin, Aggregation::kMax,
                                   Aggregation::kLast, Aggregation::kSum, Aggregation::kCount}) {
     RangeQuery query;
-    query.matcher = {"edgemond_cpu_utilization_ratio", {}};
-    query.from = At(kT0 + 3500);
-    query.to = At(kT0 + 130000);
-    query.step = milliseconds(7000);  // Buckets straddle the flush boundary.
+    query.selector = Selector("edgemond_cpu_utilization_ratio");
+    query.from_ms = kT0 + 3500;
+    query.to_ms = kT0 + 130000;
+    query.step_ms = 7000;  // Buckets straddle the flush boundary.
     query.aggregation = aggregation;
     queries.push_back(query);
   }
   RangeQuery raw;
-  raw.key = R"(edgemond_cpu_utilization_ratio{cpu="2"})";
-  raw.from = At(kT0);
-  raw.to = At(kT0 + 200000);
+  raw.selector = Selector(R"(edgemond_cpu_utilization_ratio{cpu="2"})");
+  raw.from_ms = kT0;
+  raw.to_ms = kT0 + 200000;
   queries.push_back(raw);
 
   std::vector<QueryResult> before;
   for (const RangeQuery& query : queries) before.push_back(store->Query(query).value());
   ASSERT_EQ(before[0].series.size(), 4u);
-  EXPECT_FALSE(before[0].series[0].points.empty());
+  EXPECT_EQ(before[0].step_ms, 7000);
+  EXPECT_EQ(before[0].series[0].points.size(), 19u);             // (130000 - 3500) / 7000 + 1.
   EXPECT_EQ(before.back().series[0].points.size(), 137u - 46u);  // 46 gaps in 0..136.
 
   ASSERT_TRUE(store->Flush().ok());
@@ -222,35 +246,38 @@ TEST_F(SqliteStoreTest, QueriesAnswerTheSameBeforeAndAfterFlush) {
     const QueryResult after = store->Query(queries[q]).value();
     ASSERT_EQ(after.series.size(), before[q].series.size());
     for (std::size_t s = 0; s < after.series.size(); ++s) {
-      EXPECT_EQ(after.series[s].series.key, before[q].series[s].series.key);
-      EXPECT_EQ(after.series[s].points, before[q].series[s].points) << "query " << q;
+      EXPECT_EQ(KeyOf(after.series[s].series), KeyOf(before[q].series[s].series));
+      ExpectPoints(after.series[s].points, before[q].series[s].points,
+                   "query " + std::to_string(q));
     }
   }
   store.reset();
   store = Open();
   for (std::size_t q = 0; q < queries.size(); ++q) {
     const QueryResult reopened = store->Query(queries[q]).value();
+    ASSERT_EQ(reopened.series.size(), before[q].series.size());
     for (std::size_t s = 0; s < reopened.series.size(); ++s) {
-      EXPECT_EQ(reopened.series[s].points, before[q].series[s].points) << "query " << q;
+      ExpectPoints(reopened.series[s].points, before[q].series[s].points,
+                   "query " + std::to_string(q));
     }
   }
 }
 
 TEST_F(SqliteStoreTest, TheLaterSampleForOneMillisecondWinsBeforeAndAfterFlush) {
   auto store = Open();
-  const std::string key = R"(edgemond_thermal_zone_celsius{zone="0"})";
+  const char* selector = R"(edgemond_thermal_zone_celsius{zone="0"})";
   ASSERT_TRUE(store->Append({MakeSample(kTemperature, {{"zone", "0"}}, kT0, 1)}).ok());
   ASSERT_TRUE(store->Flush().ok());
   // The wall clock stepped back: the same millisecond again, twice, in the head.
   ASSERT_TRUE(store->Append({MakeSample(kTemperature, {{"zone", "0"}}, kT0, 2)}).ok());
   ASSERT_TRUE(store->Append({MakeSample(kTemperature, {{"zone", "0"}}, kT0, 3)}).ok());
-  EXPECT_EQ(Raw(*store, key), (std::vector<Point>{{At(kT0), 3}}));
+  ExpectPoints(Raw(*store, selector), {P(kT0, 3)});
   ASSERT_TRUE(store->Flush().ok());
-  EXPECT_EQ(Raw(*store, key), (std::vector<Point>{{At(kT0), 3}}));
+  ExpectPoints(Raw(*store, selector), {P(kT0, 3)});
   EXPECT_EQ(StoredRows(), 1);
 }
 
-TEST_F(SqliteStoreTest, AggregatesPerStepAndLeavesGapsMissing) {
+TEST_F(SqliteStoreTest, AggregatesPerStepAndGapsAreMissingPoints) {
   auto store = Open();
   const Labels labels = {{"zone", "0"}};
   // 60 s at 1 Hz; the sensor failed from second 20 to 39.
@@ -269,85 +296,76 @@ TEST_F(SqliteStoreTest, AggregatesPerStepAndLeavesGapsMissing) {
   EXPECT_EQ(StoredRows(), 40);  // Gaps are not stored.
 
   RangeQuery query;
-  query.key = R"(edgemond_thermal_zone_celsius{zone="0"})";
-  query.from = At(kT0);
-  query.to = At(kT0 + 59999);
-  query.step = seconds(10);
+  query.selector = Selector(R"(edgemond_thermal_zone_celsius{zone="0"})");
+  query.from_ms = kT0;
+  query.to_ms = kT0 + 59999;
+  query.step_ms = 10000;
   const auto points = [&](Aggregation aggregation) {
     query.aggregation = aggregation;
     auto result = store->Query(query);
     EXPECT_TRUE(result.ok()) << result.status();
     return result.ok() ? result->series.at(0).points : std::vector<Point>{};
   };
-  // Buckets 2 and 3 (20 s .. 40 s) are missing, not zero.
-  EXPECT_EQ(points(Aggregation::kAvg), (std::vector<Point>{{At(kT0), 4.5},
-                                                           {At(kT0 + 10000), 14.5},
-                                                           {At(kT0 + 40000), 44.5},
-                                                           {At(kT0 + 50000), 54.5}}));
-  EXPECT_EQ(
-      points(Aggregation::kMin),
-      (std::vector<Point>{
-          {At(kT0), 0}, {At(kT0 + 10000), 10}, {At(kT0 + 40000), 40}, {At(kT0 + 50000), 50}}));
-  EXPECT_EQ(
-      points(Aggregation::kMax),
-      (std::vector<Point>{
-          {At(kT0), 9}, {At(kT0 + 10000), 19}, {At(kT0 + 40000), 49}, {At(kT0 + 50000), 59}}));
-  EXPECT_EQ(points(Aggregation::kLast), points(Aggregation::kMax));  // Rising values.
-  EXPECT_EQ(
-      points(Aggregation::kCount),
-      (std::vector<Point>{
-          {At(kT0), 10}, {At(kT0 + 10000), 10}, {At(kT0 + 40000), 10}, {At(kT0 + 50000), 10}}));
+  constexpr std::nullopt_t kGap = std::nullopt;
+  // Buckets 2 and 3 (20 s .. 40 s) are there, without a value: never zero.
+  ExpectPoints(points(Aggregation::kAvg),
+               {P(kT0, 4.5), P(kT0 + 10000, 14.5), P(kT0 + 20000, kGap), P(kT0 + 30000, kGap),
+                P(kT0 + 40000, 44.5), P(kT0 + 50000, 54.5)});
+  ExpectPoints(points(Aggregation::kMin),
+               {P(kT0, 0), P(kT0 + 10000, 10), P(kT0 + 20000, kGap), P(kT0 + 30000, kGap),
+                P(kT0 + 40000, 40), P(kT0 + 50000, 50)});
+  const std::vector<Point> max = {
+      P(kT0, 9),          P(kT0 + 10000, 19), P(kT0 + 20000, kGap), P(kT0 + 30000, kGap),
+      P(kT0 + 40000, 49), P(kT0 + 50000, 59)};
+  ExpectPoints(points(Aggregation::kMax), max);
+  ExpectPoints(points(Aggregation::kLast), max);  // Rising values.
+  ExpectPoints(points(Aggregation::kCount),
+               {P(kT0, 10), P(kT0 + 10000, 10), P(kT0 + 20000, kGap), P(kT0 + 30000, kGap),
+                P(kT0 + 40000, 10), P(kT0 + 50000, 10)});
   // A range that starts mid-bucket: buckets are aligned to `from`.
-  query.from = At(kT0 + 5000);
-  query.to = At(kT0 + 24999);
-  EXPECT_EQ(points(Aggregation::kSum),
-            (std::vector<Point>{{At(kT0 + 5000), 5 + 6 + 7 + 8 + 9 + 10 + 11 + 12 + 13 + 14},
-                                {At(kT0 + 15000), 15 + 16 + 17 + 18 + 19}}));
-
-  auto latest = store->Latest({});
-  ASSERT_TRUE(latest.ok());
-  ASSERT_EQ(latest->size(), 1u);
-  EXPECT_EQ((*latest)[0].value, 59);
+  query.from_ms = kT0 + 5000;
+  query.to_ms = kT0 + 24999;
+  ExpectPoints(points(Aggregation::kSum),
+               {P(kT0 + 5000, 5 + 6 + 7 + 8 + 9 + 10 + 11 + 12 + 13 + 14),
+                P(kT0 + 15000, 15 + 16 + 17 + 18 + 19)});
+  // Raw: only the samples that exist.
+  query.step_ms = 0;
+  query.from_ms = kT0 + 18000;
+  query.to_ms = kT0 + 41000;
+  ExpectPoints(points(Aggregation::kAvg),
+               {P(kT0 + 18000, 18), P(kT0 + 19000, 19), P(kT0 + 40000, 40), P(kT0 + 41000, 41)});
 }
 
-TEST_F(SqliteStoreTest, LatestKeepsTheReasonOfAMissingReading) {
+TEST_F(SqliteStoreTest, MissingAndNaNReadingsAreGapsButTheSeriesIsCatalogued) {
   auto store = Open();
-  const Labels labels = {{"zone", "3"}};
-  ASSERT_TRUE(store->Append({MakeSample(kTemperature, labels, kT0, 41.5)}).ok());
+  ASSERT_TRUE(
+      store
+          ->Append({MakeSample(kTemperature, {{"zone", "3"}}, kT0, 41.5),
+                    MakeSample(kCpu, {{"cpu", "0"}}, kT0, std::numeric_limits<double>::quiet_NaN()),
+                    MakeSample(kCpu, {{"cpu", "1"}}, kT0, std::nullopt, "EIO")})
+          .ok());
   ASSERT_TRUE(store
-                  ->Append({MakeSample(kTemperature, labels, kT0 + 1000, std::nullopt,
-                                       "EAGAIN: sensor busy"),
-                            MakeSample(kCpu, {{"cpu", "0"}}, kT0 + 1000,
-                                       std::numeric_limits<double>::quiet_NaN())})
+                  ->Append({MakeSample(kTemperature, {{"zone", "3"}}, kT0 + 1000, std::nullopt,
+                                       "EAGAIN: sensor busy")})
                   .ok());
-  auto latest = store->Latest({});
-  ASSERT_TRUE(latest.ok());
-  ASSERT_EQ(latest->size(), 2u);
-  const LatestSample& cpu = (*latest)[0];
-  EXPECT_EQ(cpu.series.key, R"(edgemond_cpu_utilization_ratio{cpu="0"})");
-  EXPECT_FALSE(cpu.value.has_value());
-  EXPECT_EQ(cpu.missing_reason, "value is NaN");
-  const LatestSample& zone = (*latest)[1];
-  EXPECT_EQ(zone.at, At(kT0 + 1000));
-  EXPECT_FALSE(zone.value.has_value());
-  EXPECT_EQ(zone.missing_reason, "EAGAIN: sensor busy");
-  EXPECT_EQ(zone.series.last, At(kT0));  // The last reading with a value.
-  // Filtered by name.
-  EXPECT_EQ(store->Latest({"edgemond_thermal_zone_celsius", {}}).value().size(), 1u);
-
+  EXPECT_EQ(store->Stats().head_samples, 1u);
   ASSERT_TRUE(store->Flush().ok());
   EXPECT_EQ(StoredRows(), 1);
-  // A series that never had a value is in the catalog, without extent.
-  auto series = store->ListSeries({"edgemond_cpu_utilization_ratio", {}});
-  ASSERT_TRUE(series.ok());
-  ASSERT_EQ(series->size(), 1u);
-  EXPECT_FALSE((*series)[0].first.has_value());
-  store.reset();
-  store = Open();
-  EXPECT_EQ(store->ListSeries({}).value().size(), 2u);
+  ExpectPoints(Raw(*store, R"(edgemond_thermal_zone_celsius{zone="3"})"), {P(kT0, 41.5)});
+  for (int reopen = 0; reopen < 2; ++reopen) {
+    const auto series = store->ListSeries(std::nullopt).value();
+    ASSERT_EQ(series.size(), 3u);
+    // A series that never had a value is catalogued, without first/last.
+    EXPECT_EQ(KeyOf(series[0]), R"(edgemond_cpu_utilization_ratio{cpu="0"})");
+    EXPECT_FALSE(series[0].first_ms.has_value());
+    EXPECT_FALSE(series[1].last_ms.has_value());
+    EXPECT_EQ(series[2].last_ms, kT0);  // The last reading with a value.
+    store.reset();
+    store = Open();
+  }
 }
 
-TEST_F(SqliteStoreTest, MatchersSelectSeries) {
+TEST_F(SqliteStoreTest, SelectorsPickSeries) {
   auto store = Open();
   std::vector<Sample> batch;
   for (const char* cpu : {"all", "0", "1", "2", "3"}) {
@@ -355,48 +373,44 @@ TEST_F(SqliteStoreTest, MatchersSelectSeries) {
   }
   batch.push_back(MakeSample(kTemperature, {{"zone", "0"}, {"type", "cpu"}}, kT0, 40));
   batch.push_back(MakeSample(kTemperature, {{"zone", "1"}, {"type", "gpu"}}, kT0, 50));
+  batch.push_back(MakeSample(kTemperature, {{"zone", "2"}}, kT0, 60));
   ASSERT_TRUE(store->Append(batch).ok());
   ASSERT_TRUE(store->Flush().ok());
 
-  const auto keys = [&](const SeriesMatcher& matcher) {
+  const auto keys = [&](std::string_view text) {
     RangeQuery query;
-    query.matcher = matcher;
-    query.from = At(kT0);
-    query.to = At(kT0);
+    query.selector = Selector(text);
+    query.from_ms = kT0;
+    query.to_ms = kT0;
     auto result = store->Query(query);
     EXPECT_TRUE(result.ok()) << result.status();
     std::vector<std::string> queried;
     if (!result.ok()) return queried;
     for (const auto& series : result->series) {
       EXPECT_EQ(series.points.size(), 1u);
-      queried.push_back(series.series.key);
+      queried.push_back(KeyOf(series.series));
     }
     // ListSeries agrees with Query.
-    const std::vector<SeriesInfo> infos = store->ListSeries(matcher).value();
+    const std::vector<SeriesInfo> infos = store->ListSeries(query.selector).value();
     std::vector<std::string> listed;
-    for (const auto& info : infos) listed.push_back(info.key);
+    for (const auto& info : infos) listed.push_back(KeyOf(info));
     EXPECT_EQ(listed, queried);
     return queried;
   };
-  using Op = LabelMatcher::Op;
-  EXPECT_EQ(keys({"edgemond_cpu_utilization_ratio", {{"cpu", Op::kNotEqual, "all"}}}),
+  EXPECT_EQ(keys(R"(edgemond_cpu_utilization_ratio{cpu!="all"})"),
             (std::vector<std::string>{R"(edgemond_cpu_utilization_ratio{cpu="0"})",
                                       R"(edgemond_cpu_utilization_ratio{cpu="1"})",
                                       R"(edgemond_cpu_utilization_ratio{cpu="2"})",
                                       R"(edgemond_cpu_utilization_ratio{cpu="3"})"}));
-  EXPECT_EQ(keys({"edgemond_cpu_utilization_ratio", {}}).size(), 5u);
-  EXPECT_EQ(keys({"", {{"type", Op::kEqual, "gpu"}}}),
+  EXPECT_EQ(keys("edgemond_cpu_utilization_ratio").size(), 5u);
+  EXPECT_EQ(keys(R"(edgemond_thermal_zone_celsius{type="gpu"})"),
             (std::vector<std::string>{R"(edgemond_thermal_zone_celsius{type="gpu",zone="1"})"}));
-  EXPECT_EQ(keys({"", {{"zone", Op::kNotEqual, ""}}}).size(), 2u);
-  EXPECT_EQ(keys({}).size(), 7u);
-  EXPECT_TRUE(keys({"edgemond_no_such_metric", {}}).empty());
-
-  RangeQuery unknown;
-  unknown.key = R"(edgemond_cpu_utilization_ratio{cpu="99"})";
-  unknown.to = At(kT0);
-  const auto result = store->Query(unknown);
-  EXPECT_EQ(result.status().code(), StatusCode::kNotFound);
-  EXPECT_NE(result.status().message().find(unknown.key), std::string_view::npos);
+  EXPECT_EQ(keys(R"(edgemond_thermal_zone_celsius{type=""})"),
+            (std::vector<std::string>{R"(edgemond_thermal_zone_celsius{zone="2"})"}));
+  EXPECT_EQ(keys(R"(edgemond_thermal_zone_celsius{type!=""})").size(), 2u);
+  EXPECT_TRUE(keys("edgemond_no_such_metric").empty());
+  EXPECT_TRUE(keys(R"(edgemond_cpu_utilization_ratio{cpu="99"})").empty());
+  EXPECT_EQ(store->ListSeries(std::nullopt)->size(), 8u);
 }
 
 TEST_F(SqliteStoreTest, QueriesAreBoundedBeforeAnythingIsBuilt) {
@@ -409,35 +423,35 @@ TEST_F(SqliteStoreTest, QueriesAreBoundedBeforeAnythingIsBuilt) {
     ASSERT_TRUE(store->Append(batch).ok());
   }
   RangeQuery query;
-  query.matcher.name = "edgemond_cpu_utilization_ratio";
-  query.from = At(kT0);
-  query.to = At(kT0 + 24 * 3600 * 1000);
-  query.step = milliseconds(1000);
-  query.max_points = 11000;
+  query.selector = Selector("edgemond_cpu_utilization_ratio");
+  query.from_ms = kT0;
+  query.to_ms = kT0 + 24 * 3600 * 1000;
+  query.step_ms = 1000;
+  query.max_points_per_series = 11000;
   auto result = store->Query(query);  // 86,401 buckets.
   EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument) << result.status();
-  EXPECT_NE(result.status().message().find("86401 points"), std::string_view::npos)
+  EXPECT_NE(result.status().message().find("86401 points per series"), std::string_view::npos)
       << result.status();
 
-  query.step = milliseconds(0);  // Raw: 50 samples per series.
-  query.max_points = 49;
+  query.step_ms = 0;  // Raw: 50 samples per series.
+  query.max_points_per_series = 49;
   result = store->Query(query);
   EXPECT_EQ(result.status().code(), StatusCode::kResourceExhausted) << result.status();
-  query.max_points = 50;
+  query.max_points_per_series = 50;
   EXPECT_TRUE(store->Query(query).ok());
   ASSERT_TRUE(store->Flush().ok());
-  query.max_points = 49;  // Stored samples count too.
+  query.max_points_per_series = 49;  // Stored samples count too.
   EXPECT_EQ(store->Query(query).status().code(), StatusCode::kResourceExhausted);
 
-  query.max_points = 50;
+  query.max_points_per_series = 50;
   query.max_series = 3;
   result = store->Query(query);
-  EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument) << result.status();
+  EXPECT_EQ(result.status().code(), StatusCode::kResourceExhausted) << result.status();
   EXPECT_NE(result.status().message().find("more than 3 series"), std::string_view::npos);
 
   query.max_series = 500;
-  query.from = At(kT0 + 1);
-  query.to = At(kT0);
+  query.from_ms = kT0 + 1;
+  query.to_ms = kT0;
   EXPECT_EQ(store->Query(query).status().code(), StatusCode::kInvalidArgument);
 }
 
@@ -460,7 +474,8 @@ TEST_F(SqliteStoreTest, BadBatchesAreRejectedWhole) {
 
   EXPECT_EQ(store->Stats().head_samples, 0u);
   EXPECT_EQ(store->Stats().series, 0u);
-  EXPECT_TRUE(store->Latest({}).value().empty());
+  ASSERT_TRUE(store->Flush().ok());
+  EXPECT_EQ(StoredRows(), 0);
 }
 
 TEST_F(SqliteStoreTest, FullHeadRefusesNewBatchesUntilAFlush) {
@@ -518,47 +533,55 @@ TEST_F(SqliteStoreTest, RetentionRemovesOnlyOldSamplesInSmallBatches) {
     auto result = store->EnforceRetention(now);
     ASSERT_TRUE(result.ok()) << result.status();
     ++calls;
-    // Small batches: never much more than asked (whole timestamps, 10 samples each).
-    EXPECT_LE(result->deleted_samples, options.retention_batch_samples + kSeries);
+    // Whole batches: at least the batch, never more than its last timestamp adds.
+    if (!result->complete || result->deleted_samples > 0) {
+      EXPECT_GE(result->deleted_samples, options.retention_batch_samples);
+      EXPECT_LT(result->deleted_samples, options.retention_batch_samples + kSeries);
+    }
     deleted += result->deleted_samples;
     if (result->complete) break;
     ASSERT_LT(calls, 1000);
   }
-  EXPECT_GE(calls, static_cast<int>(expired / (options.retention_batch_samples + kSeries)));
-  EXPECT_EQ(deleted, expired);
-  EXPECT_EQ(StoredRows("ts < " + std::to_string(cutoff_ms)), 0);
-  EXPECT_EQ(StoredRows(), kept);
-  const std::vector<SeriesInfo> infos = store->ListSeries({}).value();
+  // 71 batches of 500; the last 490 expired samples wait for a whole batch.
+  EXPECT_EQ(calls, 71);
+  EXPECT_EQ(deleted, 71 * 500);
+  const std::int64_t oldest_kept_ms = kT0 + 71 * 50 * 1000;
+  EXPECT_EQ(StoredRows("ts < " + std::to_string(oldest_kept_ms)), 0);
+  EXPECT_EQ(StoredRows("ts < " + std::to_string(cutoff_ms)), expired - deleted);
+  EXPECT_EQ(StoredRows("ts >= " + std::to_string(cutoff_ms)), kept);
+  const std::vector<SeriesInfo> infos = store->ListSeries(std::nullopt).value();
   for (const SeriesInfo& info : infos) {
-    EXPECT_EQ(info.first, At(cutoff_ms)) << info.key;
-    EXPECT_EQ(info.last, now) << info.key;
+    EXPECT_EQ(info.first_ms, oldest_kept_ms) << KeyOf(info);
+    EXPECT_EQ(info.last_ms, ToUnixMillis(now)) << KeyOf(info);
   }
-  // The oldest hour is gone from queries too; the newest is whole.
-  RangeQuery query;
-  query.key = R"(edgemond_cpu_utilization_ratio{cpu="0"})";
-  query.from = At(kT0);
-  query.to = now;
-  EXPECT_EQ(store->Query(query).value().series[0].points.size(), 3601u);
+  // Ten more seconds: one more batch is due.
+  auto later = store->EnforceRetention(now + seconds(10));
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ(later->deleted_samples, 500);
+  // Queries see exactly what is left.
+  EXPECT_EQ(Raw(*store, R"(edgemond_cpu_utilization_ratio{cpu="0"})").size(),
+            static_cast<std::size_t>(kSeconds - 72 * 50));
 
   // Caught up: the next call finds nothing and commits nothing.
   auto observer = sqlite::Database::Open(path_, {});
   ASSERT_TRUE(observer.ok());
   const auto version = (*observer)->QueryInt64("PRAGMA data_version").value();
-  auto again = store->EnforceRetention(now);
+  auto again = store->EnforceRetention(now + seconds(10));
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->deleted_samples, 0);
   EXPECT_TRUE(again->complete);
   EXPECT_EQ((*observer)->QueryInt64("PRAGMA data_version").value(), version);
   observer->reset();
   store.reset();
-  // The extents persisted by retention survive a reopen.
+  // The extents retention persisted survive a reopen.
   store = Open(options);
-  EXPECT_EQ(store->ListSeries({}).value()[0].first, At(cutoff_ms));
+  EXPECT_EQ(store->ListSeries(std::nullopt).value()[0].first_ms, oldest_kept_ms + 50 * 1000);
 }
 
 TEST_F(SqliteStoreTest, RetentionForgetsSeriesWithNothingLeft) {
   StorageOptions options = Options();
   options.retention = hours(24);
+  options.retention_batch_samples = 1;
   {
     // A previous run saw a USB sensor and a sensor that never read.
     auto store = Open(options);
@@ -582,21 +605,21 @@ TEST_F(SqliteStoreTest, RetentionForgetsSeriesWithNothingLeft) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->deleted_samples, 2);
   EXPECT_EQ(result->deleted_series, 2);  // usb and broken.
-  const auto series = store->ListSeries({}).value();
-  ASSERT_EQ(series.size(), 2u);
-  EXPECT_EQ(series[0].key, R"(edgemond_thermal_zone_celsius{zone="0"})");
-  EXPECT_FALSE(series[0].first.has_value());  // Kept (it is still reported) but empty.
-  EXPECT_FALSE(series[0].last.has_value());
-  EXPECT_EQ(series[1].key, R"(edgemond_thermal_zone_celsius{zone="1"})");
-  store.reset();
-  store = Open(options);
-  EXPECT_EQ(store->ListSeries({}).value().size(), 2u);
-  EXPECT_FALSE(store->ListSeries({}).value()[0].first.has_value());
+  for (int reopen = 0; reopen < 2; ++reopen) {
+    const auto series = store->ListSeries(std::nullopt).value();
+    ASSERT_EQ(series.size(), 2u);
+    EXPECT_EQ(KeyOf(series[0]), R"(edgemond_thermal_zone_celsius{zone="0"})");
+    EXPECT_FALSE(series[0].first_ms.has_value());  // Kept (it is still reported), but empty.
+    EXPECT_FALSE(series[0].last_ms.has_value());
+    EXPECT_EQ(KeyOf(series[1]), R"(edgemond_thermal_zone_celsius{zone="1"})");
+    EXPECT_EQ(series[1].first_ms, later);
+    store.reset();
+    store = Open(options);
+  }
 }
 
 TEST_F(SqliteStoreTest, QueriesRunConcurrentlyWithAppendsAndFlushes) {
   auto store = Open();
-  const std::string key = R"(edgemond_cpu_utilization_ratio{cpu="0"})";
   ASSERT_TRUE(store->Append({MakeSample(kCpu, {{"cpu", "0"}}, kT0, 0)}).ok());
   std::atomic<bool> done{false};
   std::atomic<int> queries{0};
@@ -605,12 +628,12 @@ TEST_F(SqliteStoreTest, QueriesRunConcurrentlyWithAppendsAndFlushes) {
     std::size_t previous = 0;
     while (!done.load()) {
       RangeQuery query;
-      query.key = key;
-      query.from = At(kT0);
-      query.to = At(kT0 + 10'000'000);
-      query.max_points = 100000;
+      query.selector = Selector(R"(edgemond_cpu_utilization_ratio{cpu="0"})");
+      query.from_ms = kT0;
+      query.to_ms = kT0 + 10'000'000;
+      query.max_points_per_series = 100000;
       auto result = store->Query(query);
-      if (!result.ok()) {
+      if (!result.ok() || result->series.size() != 1) {
         ++failures;
         continue;
       }
@@ -619,14 +642,14 @@ TEST_F(SqliteStoreTest, QueriesRunConcurrentlyWithAppendsAndFlushes) {
       const auto& points = result->series[0].points;
       bool consistent = points.size() >= previous;
       for (std::size_t i = 0; consistent && i < points.size(); ++i) {
-        consistent = points[i] ==
-                     Point{At(kT0 + static_cast<std::int64_t>(i) * 1000), static_cast<double>(i)};
+        consistent = points[i].t_ms == kT0 + static_cast<std::int64_t>(i) * 1000 &&
+                     points[i].value == static_cast<double>(i);
       }
       if (!consistent) ++failures;
       previous = points.size();
       ++queries;
-      (void)store->ListSeries({});
-      (void)store->Latest({});
+      (void)store->ListSeries(std::nullopt);
+      (void)store->Stats();
     }
   });
   for (int i = 1; i < 3000; ++i) {

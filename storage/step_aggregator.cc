@@ -5,12 +5,19 @@
 
 namespace edgemond::storage {
 
-StepAggregator::StepAggregator(std::int64_t from_ms, std::int64_t step_ms, Aggregation aggregation,
-                               std::size_t max_raw_points)
+StepAggregator::StepAggregator(std::int64_t from_ms, std::int64_t to_ms, std::int64_t step_ms,
+                               Aggregation aggregation, std::size_t max_raw_points)
     : from_ms_(from_ms),
       step_ms_(step_ms),
       aggregation_(aggregation),
-      max_raw_points_(max_raw_points) {}
+      max_raw_points_(max_raw_points) {
+  if (step_ms_ == 0) return;
+  const std::int64_t buckets = BucketCount(from_ms, to_ms, step_ms);
+  points_.resize(static_cast<std::size_t>(buckets));
+  for (std::int64_t i = 0; i < buckets; ++i) {
+    points_[static_cast<std::size_t>(i)].t_ms = from_ms + i * step_ms;
+  }
+}
 
 Status StepAggregator::Add(std::int64_t ts_ms, double value) {
   if (step_ms_ == 0) {
@@ -19,7 +26,7 @@ Status StepAggregator::Add(std::int64_t ts_ms, double value) {
                                        std::to_string(max_raw_points_) +
                                        " raw samples; ask for a step");
     }
-    points_.push_back({FromUnixMillis(ts_ms), value});
+    points_.push_back({ts_ms, value});
     return Status::Ok();
   }
   const std::int64_t bucket = (ts_ms - from_ms_) / step_ms_;
@@ -62,7 +69,7 @@ void StepAggregator::CloseBucket() {
       value = static_cast<double>(count_);
       break;
   }
-  points_.push_back({FromUnixMillis(from_ms_ + bucket_ * step_ms_), value});
+  points_[static_cast<std::size_t>(bucket_)].value = value;
 }
 
 std::vector<Point> StepAggregator::Finish() {

@@ -1,9 +1,10 @@
 // StepAggregator: turns the time-ordered samples of one series into the points of a RangeQuery
-// (storage/store.h): raw points when the step is zero, else one point per non-empty bucket
-// [from + i*step, from + (i+1)*step), stamped with the bucket's start. Pure logic, no I/O.
+// (core/query.h, semantics in storage/store.h): every sample when the step is zero, else one
+// point per bucket [from + i*step, from + (i+1)*step), stamped with the bucket's start and
+// without a value when no sample fell into it. Pure logic, no I/O.
 //
-// Memory is bounded by the number of points produced, never by the samples consumed, so a query
-// over a week of 1 Hz data holds one point per bucket.
+// Memory is bounded by the number of points produced, never by the samples consumed: a query
+// over a week of 1 Hz data holds one accumulator and one point per bucket.
 //
 // Thread safety: none; one aggregator per series per query.
 
@@ -14,24 +15,25 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/result.h"
+#include "core/query.h"
 #include "core/status.h"
-#include "storage/store.h"
 
 namespace edgemond::storage {
 
 class StepAggregator {
  public:
-  // The number of buckets [from, to] (inclusive) falls into at `step_ms` > 0.
+  // The number of buckets [from, to] (both inclusive) falls into at `step_ms` > 0.
   static std::int64_t BucketCount(std::int64_t from_ms, std::int64_t to_ms, std::int64_t step_ms) {
     return (to_ms - from_ms) / step_ms + 1;
   }
 
-  // REQUIRES: step_ms >= 0. With step_ms == 0 at most `max_raw_points` samples are accepted.
-  StepAggregator(std::int64_t from_ms, std::int64_t step_ms, Aggregation aggregation,
-                 std::size_t max_raw_points);
+  // REQUIRES: from_ms <= to_ms; step_ms >= 0; with step_ms > 0 the bucket count is within what
+  // the caller is willing to allocate (it is allocated here). With step_ms == 0 at most
+  // `max_raw_points` samples are accepted.
+  StepAggregator(std::int64_t from_ms, std::int64_t to_ms, std::int64_t step_ms,
+                 Aggregation aggregation, std::size_t max_raw_points);
 
-  // REQUIRES: ts_ms >= from_ms and not smaller than in the previous call.
+  // REQUIRES: from_ms <= ts_ms <= to_ms, and ts_ms not smaller than in the previous call.
   // kResourceExhausted once a raw query would exceed max_raw_points.
   Status Add(std::int64_t ts_ms, double value);
 
@@ -46,7 +48,7 @@ class StepAggregator {
   const Aggregation aggregation_;
   const std::size_t max_raw_points_;
 
-  std::vector<Point> points_;
+  std::vector<Point> points_;  // Step mode: one per bucket from the start.
   // The open bucket (step mode).
   std::int64_t bucket_ = -1;  // Index of the open bucket; -1 before the first sample.
   std::int64_t count_ = 0;

@@ -1,144 +1,60 @@
 // Store: where samples are kept, and the only storage header the daemon needs.
 //
-// The daemon's loop thread appends every collected batch, flushes at the flush interval (and
-// on SIGTERM) and enforces retention; HTTP threads list series, read the latest snapshot and run
-// range queries. The HTTP layer never links storage: the daemon adapts these types to its own.
+// The daemon's loop thread appends every collected batch, flushes at the flush interval (and on
+// SIGTERM) and enforces retention; HTTP threads list series and run range queries through the
+// daemon's ApiBackend. The query vocabulary (SeriesSelector, RangeQuery, QueryResult,
+// SeriesInfo) is core/query.h, shared with http/, so the daemon passes queries through as they
+// are.
 //
 // Data model:
-//  - A series is a metric name plus its labels (sorted by name); its identity is
-//    SeriesKey(name, labels) from core/sample.h, e.g. `edgemond_cpu_frequency_hertz{cpu="0"}`.
-//  - A sample without a value (a sensor that could not be read) is a gap: it is not stored, but
-//    its reason shows in the latest snapshot. NaN is treated the same way (reason "value is
-//    NaN"); ±Inf is stored as is.
-//  - Timestamps are stored as integer milliseconds since the Unix epoch (ToUnixMillis), so
-//    anything finer than a millisecond is dropped. Two samples of one series with the same
-//    millisecond are one point: the later Append wins, before and after Flush alike.
-//  - Queries return what was appended, whether or not it has been flushed yet: the in-memory head
+//  - A series is a metric name plus its labels; its identity is SeriesKey(name, labels)
+//    (core/sample.h), e.g. `edgemond_cpu_frequency_hertz{cpu="0"}`.
+//  - A sample without a value (a sensor that could not be read) is a gap: it is not stored. The
+//    daemon keeps the latest collection, reasons included, for /api/v1/latest. NaN is a gap too;
+//    ±Inf is stored as is.
+//  - Timestamps are stored as integer milliseconds since the Unix epoch (ToUnixMillis): anything
+//    finer is dropped, and two samples of one series in the same millisecond are one point, the
+//    later Append winning, before and after Flush alike.
+//  - Queries return what was appended whether or not it has been flushed yet: the in-memory head
 //    is merged with stored rows, so a query answers the same before and after a Flush.
+//
+// Query results (RangeQuery in core/query.h):
+//  - step_ms == 0: every sample in [from_ms, to_ms], each with a value. More than
+//    max_points_per_series in one series is kResourceExhausted (HTTP 422).
+//  - step_ms > 0: exactly (to_ms - from_ms) / step_ms + 1 points per series, point i covering
+//    [from_ms + i*step_ms, from_ms + (i+1)*step_ms) and stamped with its start; a bucket without
+//    samples is a point without a value, never 0. More buckets than max_points_per_series is
+//    kInvalidArgument (HTTP 400), checked before anything is read.
+//  - More matching series than max_series is kResourceExhausted. Series are sorted by key.
 //
 // Thread-safety contract (for every implementation):
 //  - Append(), Flush() and EnforceRetention() are writer operations. They may be called from any
 //    thread but are serialized against each other; the daemon calls them from its loop thread.
-//  - ListSeries(), Latest(), Query() and Stats() may be called from any number of threads
-//    concurrently with each other and with the writer operations. They never wait for disk I/O
-//    done by a writer operation (at most for a commit to be acknowledged).
+//  - ListSeries(), Query() and Stats() may be called from any number of threads concurrently
+//    with each other and with the writer operations. They never wait for the writer's disk I/O
+//    (at most for a commit to be acknowledged).
 
 #ifndef EDGEMOND_STORAGE_STORE_H_
 #define EDGEMOND_STORAGE_STORE_H_
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/clock.h"
+#include "core/query.h"
 #include "core/result.h"
 #include "core/sample.h"
 #include "core/status.h"
 
 namespace edgemond::storage {
 
-// How the samples inside one step bucket become one point.
-enum class Aggregation {
-  kAvg,  // Arithmetic mean.
-  kMin,
-  kMax,
-  kLast,  // The sample with the greatest timestamp.
-  kSum,
-  kCount,  // Number of samples with a value (gaps do not count).
-};
-
-std::string_view AggregationName(Aggregation aggregation);  // "avg", "min", ...
-// Parses "avg", "min", "max", "last", "sum" or "count"; anything else is kInvalidArgument.
-Result<Aggregation> ParseAggregation(std::string_view name);
-
-// One label condition, with Prometheus semantics: a label a series does not have has the value
-// "", so {gpu=""} selects series without a `gpu` label and {gpu!=""} those that have one.
-struct LabelMatcher {
-  enum class Op { kEqual, kNotEqual };
-  std::string name;
-  Op op = Op::kEqual;
-  std::string value;
-};
-
-// Selects series by metric name and labels. The default selects every series.
-struct SeriesMatcher {
-  std::string name;                  // Exact metric name; empty matches every name.
-  std::vector<LabelMatcher> labels;  // All must hold.
-
-  bool Matches(std::string_view series_name, const Labels& series_labels) const;
-};
-
-struct SeriesInfo {
-  std::int64_t id = 0;  // Stable for the life of the database file.
-  std::string key;      // SeriesKey(name, labels).
-  std::string name;
-  Labels labels;     // Sorted by label name.
-  std::string unit;  // From the MetricDesc: "celsius", "bytes", ... ("" when unitless).
-  MetricType type = MetricType::kGauge;
-  // Timestamps of the oldest and newest samples with a value, stored or still in the head; empty
-  // when the series has none (a sensor that never read). After retention `first` is a lower
-  // bound: no sample of the series is older, the oldest kept one may be slightly younger.
-  std::optional<WallTime> first;
-  std::optional<WallTime> last;
-};
-
-struct Point {
-  WallTime at;
-  double value = 0;
-  friend bool operator==(const Point& a, const Point& b) {
-    return a.at == b.at && a.value == b.value;
-  }
-};
-
-struct RangeQuery {
-  // Exactly one series by its SeriesKey (kNotFound when unknown)...
-  std::string key;
-  // ...or, when `key` is empty, every series this selects (possibly none).
-  SeriesMatcher matcher;
-
-  // The range, both ends inclusive. Anything finer than a millisecond is ignored.
-  WallTime from;
-  WallTime to;
-
-  // Zero: every raw sample in the range. Otherwise the range is cut into buckets
-  // [from + i*step, from + (i+1)*step) for i = 0 .. (to - from) / step, each becoming one point
-  // stamped with its bucket's start. Buckets without samples are missing points, never zeros.
-  std::chrono::milliseconds step{0};
-  Aggregation aggregation = Aggregation::kAvg;
-
-  // Bounds on the result, checked before anything is built: more buckets than max_points is
-  // kInvalidArgument, a raw range holding more samples than max_points is kResourceExhausted,
-  // more matching series than max_series is kInvalidArgument.
-  std::size_t max_points = 11000;  // Per series.
-  std::size_t max_series = 500;
-};
-
-struct SeriesPoints {
-  SeriesInfo series;
-  std::vector<Point> points;  // Ascending by time; only buckets that hold samples.
-};
-
-struct QueryResult {
-  std::vector<SeriesPoints> series;  // Sorted by series key.
-};
-
-// The most recent sample appended for a series since the store was opened.
-struct LatestSample {
-  SeriesInfo series;
-  WallTime at;
-  std::optional<double> value;  // Empty when the last reading failed.
-  std::string missing_reason;   // Why `value` is empty; "" otherwise.
-};
-
 struct RetentionResult {
   std::int64_t deleted_samples = 0;
   std::int64_t deleted_series = 0;  // Catalog entries with no samples left.
-  // False when expired samples remain after this call's batch: call again (the next tick or
-  // flush will do; every call makes progress).
+  // False when more expired samples are due for deletion: call again (the next tick or flush
+  // will do; every call makes progress).
   bool complete = true;
 };
 
@@ -160,21 +76,21 @@ class Store {
   virtual Status Append(const std::vector<Sample>& samples) = 0;
 
   // Writes everything buffered in one transaction, so that a crash loses at most what was
-  // appended since the last successful Flush(). On failure (disk full, I/O error) nothing is
-  // written, the head keeps its samples and the next Flush() retries them.
+  // appended since the last successful Flush(). If the write fails (disk full, I/O error),
+  // nothing is written, the head keeps its samples and the next Flush() retries them.
   virtual Status Flush() = 0;
 
-  // Deletes samples older than `now - retention`, at most one small batch per call (each batch
-  // its own transaction), and catalog entries left without samples. Cheap when nothing expired:
-  // suitable for every tick or every flush.
+  // Deletes samples older than `now - retention`, at most one bounded batch per call (each its
+  // own transaction), and catalog entries left without samples. An implementation may wait until
+  // a whole batch has expired, so a sample may outlive the retention by about one batch. Cheap
+  // when nothing is due: suitable for every tick or every flush.
   virtual Result<RetentionResult> EnforceRetention(WallTime now) = 0;
 
-  // The catalog, sorted by series key.
-  virtual Result<std::vector<SeriesInfo>> ListSeries(const SeriesMatcher& matcher) = 0;
-
-  // The latest snapshot, sorted by series key: one entry per series appended since the store was
-  // opened, including series whose last reading failed.
-  virtual Result<std::vector<LatestSample>> Latest(const SeriesMatcher& matcher) = 0;
+  // The catalog (every series when `selector` is empty), sorted by series key. first_ms/last_ms
+  // cover stored and buffered samples; after retention first_ms is a lower bound (no sample of
+  // the series is older; the oldest kept one may be slightly younger).
+  virtual Result<std::vector<SeriesInfo>> ListSeries(
+      const std::optional<SeriesSelector>& selector) = 0;
 
   virtual Result<QueryResult> Query(const RangeQuery& query) = 0;
 
