@@ -8,8 +8,9 @@
 //   series_major  one row per sample, WITHOUT ROWID, PRIMARY KEY (series_id, ts).
 // The two raw layouts use the store's settings and flush path (same PRAGMAs, one transaction
 // per flush with rows in key order, per-series extents, a passive checkpoint every 1000 WAL
-// frames, retention after every flush) and differ only in the key and in how retention has to
-// delete (a time-major table is trimmed from its front; a series-major one in every series).
+// frames, retention in whole batches of 20,000 samples checked after every flush) and differ
+// only in the key and in how retention has to delete (a time-major table is trimmed from its
+// front; a series-major one at the start of every series).
 //
 // Bytes written are /proc/self/io `wchar`: every byte the process handed to write()/pwrite(),
 // i.e. WAL frames, checkpoint copies and WAL headers. It excludes the WAL-index (-shm), which
@@ -63,6 +64,7 @@ struct Options {
   int flush_seconds = 10;
   double retention_hours = 0;  // 0: longer than the run (nothing expires).
   int query_repeats = 15;
+  int checkpoint_frames = 1000;  // The store's checkpoint threshold (StorageOptions).
   std::vector<std::string> layouts = {"store", "time_major", "series_major"};
 };
 
@@ -85,6 +87,9 @@ struct IoCounters {
   }
   IoCounters operator-(const IoCounters& o) const {
     return {wchar - o.wchar, write_bytes - o.write_bytes, syscw - o.syscw};
+  }
+  IoCounters operator+(const IoCounters& o) const {
+    return {wchar + o.wchar, write_bytes + o.write_bytes, syscw + o.syscw};
   }
 };
 
@@ -131,6 +136,7 @@ struct Report {
   std::int64_t flushes = 0;
   std::int64_t database_bytes = 0;  // After the final clean close (no WAL left).
   IoCounters ingest_io;             // Appends, flushes, retention, checkpoints and close.
+  IoCounters retention_io;          // The part written by EnforceRetention calls.
   double ingest_cpu_s = 0;
   std::vector<double> flush_ms;
   std::vector<double> retention_ms;
@@ -224,8 +230,9 @@ class RawLayout final : public LayoutUnderTest {
         time_major_(time_major),
         series_(series),
         retention_ms_(retention_ms) {
-    Reopen();
-    Check(db_->Execute("PRAGMA auto_vacuum=INCREMENTAL"), "auto_vacuum");
+    // As the store does: auto_vacuum must be chosen before WAL is switched on (in Reopen).
+    OpenConnection();
+    Check(db_->Execute("PRAGMA page_size=4096; PRAGMA auto_vacuum=INCREMENTAL"), "auto_vacuum");
     Configure();
     Check(db_->Execute(std::string("CREATE TABLE series(id INTEGER PRIMARY KEY);"
                                    "CREATE TABLE series_extent(series_id INTEGER PRIMARY KEY, "
@@ -298,45 +305,52 @@ class RawLayout final : public LayoutUnderTest {
   void EnforceRetention(std::int64_t now_ms) override {
     if (retention_ms_ <= 0) return;
     const std::int64_t cutoff = now_ms - retention_ms_;
+    // The store's policy: once a whole batch of 20,000 samples has expired, delete it.
+    constexpr std::int64_t kBatch = 20000;
+    std::int64_t batch_end = 0;
     if (time_major_) {
-      // The store's strategy: at most one batch from the front of the table.
-      auto oldest = db_->QueryInt64("SELECT ts FROM samples ORDER BY ts LIMIT 1");
-      if (!oldest.ok() || *oldest >= cutoff) return;
-      Transaction transaction(*db_, Transaction::Mode::kImmediate);
-      Check(transaction.Begin(), "begin");
-      auto erase = Check(db_->GetCachedStatement(
-                             "DELETE FROM samples WHERE ts < ?1 AND ts <= coalesce((SELECT ts "
-                             "FROM samples WHERE ts < ?1 ORDER BY ts LIMIT 1 OFFSET 20000), ?1)"),
-                         "prepare delete");
-      erase.BindInt64(0, cutoff);
-      Check(erase.Run(), "delete");
-      Check(transaction.Commit(), "commit");
+      auto select = Check(db_->GetCachedStatement("SELECT ts FROM samples WHERE ts < ? ORDER BY "
+                                                  "ts LIMIT 1 OFFSET ?"),
+                          "prepare batch end");
+      select.BindInt64(0, cutoff);
+      select.BindInt64(1, kBatch - 1);
+      if (!Check(select.Step(), "batch end")) return;
+      batch_end = select.ColumnInt64(0);
     } else {
-      // Series-major keys keep each series' oldest rows at the start of its own key range, so
-      // expiring them touches one page per series.
-      if (oldest_ms_ >= cutoff) return;
-      Transaction transaction(*db_, Transaction::Mode::kImmediate);
-      Check(transaction.Begin(), "begin");
+      // No index on ts alone: find the batch by arithmetic (one sample per series per second).
+      if (oldest_ms_ == 0) oldest_ms_ = kStartMs;
+      batch_end = oldest_ms_ + kBatch / series_ * 1000 - 1;
+      if (batch_end >= cutoff) return;
+      oldest_ms_ = batch_end + 1;
+    }
+    Transaction transaction(*db_, Transaction::Mode::kImmediate);
+    Check(transaction.Begin(), "begin");
+    if (time_major_) {
+      // The oldest samples are the left edge of the table.
       auto erase =
-          Check(db_->GetCachedStatement("DELETE FROM samples WHERE series_id = ? AND ts < ?"),
+          Check(db_->GetCachedStatement("DELETE FROM samples WHERE ts <= ?"), "prepare delete");
+      erase.BindInt64(0, batch_end);
+      Check(erase.Run(), "delete");
+    } else {
+      // Series-major keys keep each series' oldest samples at the start of its own key range:
+      // the same batch touches pages in every series.
+      auto erase =
+          Check(db_->GetCachedStatement("DELETE FROM samples WHERE series_id = ? AND ts <= ?"),
                 "prepare delete");
       for (int id = 1; id <= series_; ++id) {
         erase.BindInt64(0, id);
-        erase.BindInt64(1, cutoff);
+        erase.BindInt64(1, batch_end);
         Check(erase.Run(), "delete");
         erase.Reset();
       }
-      Check(transaction.Commit(), "commit");
-      oldest_ms_ = cutoff;
     }
+    Check(transaction.Commit(), "commit");
   }
 
   void Close() override { db_.reset(); }
 
   void Reopen() override {
-    DatabaseOptions options;
-    options.manual_checkpoints = true;
-    db_ = Check(Database::Open(path_, options), "open");
+    OpenConnection();
     Configure();
   }
 
@@ -392,10 +406,16 @@ class RawLayout final : public LayoutUnderTest {
     double value;
   };
 
+  void OpenConnection() {
+    DatabaseOptions options;
+    options.manual_checkpoints = true;
+    db_ = Check(Database::Open(path_, options), "open");
+  }
+
   void Configure() {
     Check(db_->QueryString("PRAGMA journal_mode=WAL").status(), "wal");
     Check(db_->Execute("PRAGMA synchronous=NORMAL; PRAGMA journal_size_limit=4194304;"
-                       "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-2048"),
+                       "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-1024"),
           "pragmas");
   }
 
@@ -403,7 +423,7 @@ class RawLayout final : public LayoutUnderTest {
   const bool time_major_;
   const int series_;
   const std::int64_t retention_ms_;
-  std::int64_t oldest_ms_ = 0;
+  std::int64_t oldest_ms_ = 0;  // Series-major retention: start of the oldest batch.
   std::unique_ptr<Database> db_;
   std::vector<Row> head_;
 };
@@ -428,6 +448,7 @@ Report Run(const Options& options, const std::string& layout) {
     store_options.path = path;
     store_options.flush_interval = std::chrono::seconds(options.flush_seconds);
     if (retention_ms > 0) store_options.retention = std::chrono::milliseconds(retention_ms);
+    store_options.checkpoint_wal_frames = options.checkpoint_frames;
     target = std::make_unique<StoreLayout>(sim, store_options);
   } else if (layout == "time_major" || layout == "series_major") {
     target =
@@ -453,7 +474,9 @@ Report Run(const Options& options, const std::string& layout) {
       report.flush_ms.push_back(Ms(Clock::now() - start));
       ++report.flushes;
       start = Clock::now();
+      const IoCounters before_retention = IoCounters::Read();
       target->EnforceRetention(now_ms);
+      report.retention_io = report.retention_io + (IoCounters::Read() - before_retention);
       report.retention_ms.push_back(Ms(Clock::now() - start));
     }
   }
@@ -490,23 +513,25 @@ Report Run(const Options& options, const std::string& layout) {
 
 void Print(const Options& options, const std::vector<Report>& reports) {
   std::printf(
-      "SQLite %s; series=%d hours=%g flush_seconds=%d retention_hours=%g query_repeats=%d\n\n",
+      "SQLite %s; series=%d hours=%g flush_seconds=%d retention_hours=%g query_repeats=%d "
+      "checkpoint_frames=%d\n\n",
       sqlite3_libversion(), options.series, options.hours, options.flush_seconds,
-      options.retention_hours, options.query_repeats);
+      options.retention_hours, options.query_repeats, options.checkpoint_frames);
   std::printf(
-      "| layout | samples | on disk B/sample | written B/sample (wchar) | write_bytes B/sample | "
+      "| layout | samples | on disk B/sample | written B/sample (wchar) | of which retention | "
+      "write_bytes B/sample | "
       "write syscalls/flush | flush ms p50 / p99 / max | retention ms p50 / max | ingest CPU "
       "us/sample | 1 series 24 h -> 1000 pts ms | 13 series 1 h @10 s ms | 1 series 1 h raw "
       "ms |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Report& r : reports) {
     const double n = static_cast<double>(r.samples);
     std::printf(
         "| %s | %" PRId64
-        " | %.1f | %.1f | %.1f | %.1f | %.2f / %.2f / %.2f | %.2f / %.2f | "
+        " | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f / %.2f / %.2f | %.2f / %.2f | "
         "%.2f | %.1f (%" PRId64 " pts) | %.2f (%" PRId64 " pts) | %.2f (%" PRId64 " pts) |\n",
         r.layout.c_str(), r.samples, static_cast<double>(r.database_bytes) / n,
-        static_cast<double>(r.ingest_io.wchar) / n,
+        static_cast<double>(r.ingest_io.wchar) / n, static_cast<double>(r.retention_io.wchar) / n,
         static_cast<double>(r.ingest_io.write_bytes) / n,
         static_cast<double>(r.ingest_io.syscw) / static_cast<double>(r.flushes),
         Percentile(r.flush_ms, 0.5), Percentile(r.flush_ms, 0.99), Percentile(r.flush_ms, 1.0),
@@ -551,19 +576,22 @@ int Main(int argc, char** argv) {
       options.retention_hours = std::atof(value().c_str());
     } else if (arg == "--query-repeats") {
       options.query_repeats = std::atoi(value().c_str());
+    } else if (arg == "--checkpoint-frames") {
+      options.checkpoint_frames = std::atoi(value().c_str());
     } else if (arg == "--layouts") {
       options.layouts = SplitCommas(value());
     } else {
       std::fprintf(stderr,
                    "usage: %s --dir DIR [--series N] [--hours H] [--flush-seconds S] "
-                   "[--retention-hours H] [--query-repeats N] [--layouts store,time_major,"
+                   "[--retention-hours H] [--query-repeats N] [--checkpoint-frames N] "
+                   "[--layouts store,time_major,"
                    "series_major]\n",
                    argv[0]);
       return 2;
     }
   }
   if (options.dir.empty() || options.series <= 0 || options.hours <= 0 ||
-      options.flush_seconds <= 0 || options.query_repeats <= 0) {
+      options.flush_seconds <= 0 || options.query_repeats <= 0 || options.checkpoint_frames <= 0) {
     std::fprintf(stderr, "--dir is required; counts must be positive\n");
     return 2;
   }
