@@ -34,12 +34,13 @@ nlohmann::json ApiBackendImpl::Device() const {
   const collectors::DeviceInfo info = collectors::ReadDeviceInfo(fs_);
   return {
       {"hostname", Optional(info.hostname)},
-      {"kernel", {{"release", Optional(info.kernel_release)},
-                  {"version", Optional(info.kernel_version)}}},
+      {"kernel",
+       {{"release", Optional(info.kernel_release)}, {"version", Optional(info.kernel_version)}}},
       {"architecture", Optional(info.architecture)},
-      {"cpu", {{"model", Optional(info.cpu_model)},
-               {"cores_present", Optional(info.cpu_cores_present)},
-               {"cores_online", Optional(info.cpu_cores_online)}}},
+      {"cpu",
+       {{"model", Optional(info.cpu_model)},
+        {"cores_present", Optional(info.cpu_cores_present)},
+        {"cores_online", Optional(info.cpu_cores_online)}}},
       {"memory_total_bytes", Optional(info.memory_total_bytes)},
       {"uptime_seconds", Optional(info.uptime_seconds)},
       {"board", {{"vendor", Optional(info.board_vendor)}, {"model", Optional(info.board_model)}}},

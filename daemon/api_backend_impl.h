@@ -47,8 +47,8 @@ class ApiBackendImpl final : public http::ApiBackend {
   mutable std::mutex mu_;
   std::shared_ptr<const std::vector<Sample>> latest_ =
       std::make_shared<const std::vector<Sample>>();  // Guarded by mu_.
-  std::optional<SteadyTime> last_tick_;              // Guarded by mu_.
-  std::chrono::nanoseconds interval_;                // Guarded by mu_.
+  std::optional<SteadyTime> last_tick_;               // Guarded by mu_.
+  std::chrono::nanoseconds interval_;                 // Guarded by mu_.
 };
 
 }  // namespace edgemond::daemon

@@ -45,6 +45,13 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, const Clock& clock
 }
 
 Status Daemon::Start() {
+  // The loop comes first: it blocks SIGTERM/SIGINT, and every thread started later (the HTTP
+  // server's) inherits that mask, so the signals reach the loop instead of killing the process.
+  EDGEMOND_ASSIGN_OR_RETURN(loop_, EventLoop::Create());
+  for (const int signal : {SIGTERM, SIGINT}) {
+    EDGEMOND_RETURN_IF_ERROR(loop_->AddSignal(signal, [this, signal] { Shutdown(signal); }));
+  }
+  EDGEMOND_ASSIGN_OR_RETURN(tick_timer_, loop_->AddTimer([this] { Tick(); }));
   const collectors::CollectorsConfig collectors_config = ToCollectorsConfig(config_.collectors);
   EDGEMOND_RETURN_IF_ERROR(collectors::ValidateCollectorsConfig(collectors_config));
   runner_ = std::make_unique<collectors::CollectorRunner>(
@@ -71,18 +78,12 @@ Status Daemon::Start() {
   server_options.listen = config_.http.listen;
   server_options.max_connections = config_.http.max_connections;
   server_options.max_connections_per_ip = config_.http.max_connections_per_ip;
-  server_options.connection_timeout =
-      std::chrono::seconds(config_.http.connection_timeout_seconds);
+  server_options.connection_timeout = std::chrono::seconds(config_.http.connection_timeout_seconds);
   server_options.threads = config_.http.threads;
   auto server = http::MhdServer::Start(std::move(server_options), *router_);
   if (!server.ok()) return server.status().WithContext("cannot serve HTTP (--listen)");
   server_ = std::move(server).value();
 
-  EDGEMOND_ASSIGN_OR_RETURN(loop_, EventLoop::Create());
-  for (const int signal : {SIGTERM, SIGINT}) {
-    EDGEMOND_RETURN_IF_ERROR(loop_->AddSignal(signal, [this, signal] { Shutdown(signal); }));
-  }
-  EDGEMOND_ASSIGN_OR_RETURN(tick_timer_, loop_->AddTimer([this] { Tick(); }));
   return Status::Ok();
 }
 

@@ -1,7 +1,8 @@
 // Daemon: owns every part of a running edgemond and the loop that drives them.
 //
 // Parts are built in dependency order in Create() and destroyed in reverse (members are declared
-// in build order): the device root, the collectors, the store, the HTTP API, the event loop.
+// in build order): the device root, the event loop (first, so that it blocks the signals it
+// handles before any thread exists), the collectors, the store, the HTTP API.
 // Create() fails with one clear Status (root missing, database unusable, port in use) before
 // anything runs. Run() collects on a fixed monotonic grid, publishes each tick to the API, appends
 // to the store, flushes every flush interval, and on SIGTERM/SIGINT flushes and returns 0.
@@ -61,14 +62,14 @@ class Daemon final {
   const RootedFs fs_;
 
   // Built in Start(), in this order; destroyed in reverse.
+  std::unique_ptr<EventLoop> loop_;
+  int tick_timer_ = -1;
   std::unique_ptr<collectors::CollectorRunner> runner_;
   std::unique_ptr<storage::Store> store_;
   std::unique_ptr<ApiBackendImpl> backend_;
   std::unique_ptr<http::Router> router_;
   std::unique_ptr<http::ApiContext> api_context_;
   std::unique_ptr<http::MhdServer> server_;
-  std::unique_ptr<EventLoop> loop_;
-  int tick_timer_ = -1;
 
   // Loop-thread state.
   TickScheduler scheduler_;

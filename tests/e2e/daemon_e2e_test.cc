@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "tests/testing/child_process.h"
 #include "tests/testing/edgemond_process.h"
@@ -28,8 +29,9 @@ class DaemonE2eTest : public ::testing::Test {
   // Starts edgemond on a fixture board, collecting 10 times a second.
   void StartOn(const std::string& board, const std::string& config = "{}") {
     daemon_ = std::make_unique<EdgemondProcess>(
-        dir_, std::vector<std::string>{"--root", FixturePath("devices/" + board), "--db",
-                                       dir_.Join("edgemond.db"), "--interval", "0.1"},
+        dir_,
+        std::vector<std::string>{"--root", FixturePath("devices/" + board), "--db",
+                                 dir_.Join("edgemond.db"), "--interval", "0.1"},
         config);
     std::string why;
     ASSERT_TRUE(daemon_->WaitReady(why)) << why;
@@ -69,14 +71,8 @@ TEST_F(DaemonE2eTest, ServesMetricsFromTheJetsonFixture) {
   EXPECT_EQ(body.find("zone=\"cv0-thermal\",type=\"cv0-thermal\"}"), std::string::npos);
   EXPECT_NE(body.find("edgemond_collector_success{collector=\"cpu\"} 1\n"), std::string::npos);
   EXPECT_NE(body.find("edgemond_build_info{version=\""), std::string::npos);
-  // Utilization needs two ticks; after readiness at 10 Hz it is there.
-  EXPECT_TRUE(testing::WaitFor(
-      [&] {
-        return daemon_->Get("/metrics").body.find("edgemond_cpu_utilization_ratio{cpu=\"all\"}") !=
-               std::string::npos;
-      },
-      std::chrono::seconds(5)));
-  EXPECT_EQ(body.find(" timestamp"), std::string::npos);
+  // The fixture's /proc/stat does not move, so utilization has no value (not 0).
+  EXPECT_EQ(body.find("edgemond_cpu_utilization_ratio"), std::string::npos);
 
   if (std::system("command -v promtool >/dev/null 2>&1") == 0) {
     const std::string file = dir_.Join("metrics.prom");
@@ -106,7 +102,9 @@ TEST_F(DaemonE2eTest, ApiAnswersFromTheFixture) {
       EXPECT_TRUE(item["value"].is_null());
       EXPECT_NE(item["reason"].get<std::string>().find("-256000"), std::string::npos);
     }
-    if (item["labels"]["zone"] == "cpu-thermal") EXPECT_EQ(item["value"], 45.875);
+    if (item["labels"]["zone"] == "cpu-thermal") {
+      EXPECT_EQ(item["value"], 45.875);
+    }
   }
   EXPECT_TRUE(saw_placeholder);
 
@@ -122,8 +120,8 @@ TEST_F(DaemonE2eTest, ApiAnswersFromTheFixture) {
   ASSERT_GE(points.size(), 1u);
   EXPECT_EQ(points[0][1], 7990145024.0);
 
-  const auto csv = daemon_->Get("/api/v1/query?series=" +
-                                UrlEncode("edgemond_memory_total_bytes") + "&format=csv&step=1m");
+  const auto csv = daemon_->Get("/api/v1/query?series=" + UrlEncode("edgemond_memory_total_bytes") +
+                                "&format=csv&step=1m");
   EXPECT_EQ(csv.status, 200);
   EXPECT_EQ(csv.body.rfind("series,timestamp,value\n", 0), 0u) << csv.body;
 
@@ -131,6 +129,61 @@ TEST_F(DaemonE2eTest, ApiAnswersFromTheFixture) {
   const json bad = GetJson("/api/v1/query?series=x&step=fast", 400);
   EXPECT_EQ(bad["error"]["param"], "step");
   EXPECT_EQ(GetJson("/api/v1/nope", 404)["status"], "error");
+  EXPECT_EQ(StopAndWait(), 0);
+}
+
+// /proc/stat advancing under a running daemon: utilization is computed from the deltas.
+TEST_F(DaemonE2eTest, ComputesUtilizationFromAdvancingCounters) {
+  testing::FakeSysfs board;
+  board.CopyTree(FixturePath("devices/x86-desktop"));
+  daemon_ = std::make_unique<EdgemondProcess>(
+      dir_, std::vector<std::string>{"--root", board.path(), "--db", dir_.Join("e.db"),
+                                     "--interval", "0.1"});
+  std::string why;
+  ASSERT_TRUE(daemon_->WaitReady(why)) << why;
+  // Rewrite the aggregate and per-core lines with 300 more busy and 100 more idle ticks each:
+  // 75 % busy, on every core and in total.
+  std::ifstream in(board.Join("proc/stat"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string advanced;
+  for (std::string_view line : [&] {
+         std::vector<std::string_view> lines;
+         std::size_t start = 0;
+         while (start < text.size()) {
+           const std::size_t end = text.find('\n', start);
+           lines.push_back(std::string_view(text).substr(start, end - start));
+           start = end + 1;
+         }
+         return lines;
+       }()) {
+    std::string out(line);
+    if (line.rfind("cpu", 0) == 0) {
+      std::istringstream fields{std::string(line)};
+      std::string name;
+      unsigned long long user, nice, system, idle;
+      fields >> name >> user >> nice >> system >> idle;
+      std::string rest;
+      std::getline(fields, rest);
+      out = name + (name == "cpu" ? "  " : " ") + std::to_string(user + 300) + " " +
+            std::to_string(nice) + " " + std::to_string(system) + " " + std::to_string(idle + 100) +
+            rest;
+    }
+    advanced += out + "\n";
+  }
+  board.Write("proc/stat", advanced);
+  json value;
+  ASSERT_TRUE(testing::WaitFor(
+      [&] {
+        const json latest = GetJson("/api/v1/latest?match=" +
+                                    UrlEncode("edgemond_cpu_utilization_ratio{cpu=\"all\"}"));
+        if (latest["data"].size() != 1 || latest["data"][0]["value"].is_null()) return false;
+        value = latest["data"][0]["value"];
+        return true;
+      },
+      std::chrono::seconds(10)));
+  EXPECT_DOUBLE_EQ(value.get<double>(), 0.75);
+  EXPECT_NE(daemon_->Get("/metrics").body.find("edgemond_cpu_utilization_ratio{cpu=\"0\"} 0.75\n"),
+            std::string::npos);
   EXPECT_EQ(StopAndWait(), 0);
 }
 
@@ -208,9 +261,9 @@ TEST(DaemonBadInputTest, UnwritableDatabaseAndPortInUse) {
   EdgemondProcess first(dir, {"--root", root, "--db", dir.Join("a.db")});
   std::string why;
   ASSERT_TRUE(first.WaitReady(why)) << why;
-  const auto [code2, output2] = RunToExit(
-      dir, {"--config", dir.Join("e.json"), "--root", root, "--db", dir.Join("b.db"), "--listen",
-            "127.0.0.1:" + std::to_string(first.port())});
+  const auto [code2, output2] =
+      RunToExit(dir, {"--config", dir.Join("e.json"), "--root", root, "--db", dir.Join("b.db"),
+                      "--listen", "127.0.0.1:" + std::to_string(first.port())});
   EXPECT_EQ(code2, 1);
   EXPECT_NE(output2.find("Address already in use"), std::string::npos) << output2;
 }
@@ -218,11 +271,10 @@ TEST(DaemonBadInputTest, UnwritableDatabaseAndPortInUse) {
 TEST(DaemonCliTest, CheckAndPrintConfig) {
   TempDir dir;
   std::ofstream(dir.Join("e.json")) << "{\"http\": {\"threads\": 3}}";
-  const auto [code, output] =
-      RunToExit(dir, {"--config", dir.Join("e.json"), "--check-config"});
+  const auto [code, output] = RunToExit(dir, {"--config", dir.Join("e.json"), "--check-config"});
   EXPECT_EQ(code, 0) << output;
-  const auto [code2, output2] = RunToExit(
-      dir, {"--config", dir.Join("e.json"), "--print-config", "--db", "/tmp/other.db"});
+  const auto [code2, output2] =
+      RunToExit(dir, {"--config", dir.Join("e.json"), "--print-config", "--db", "/tmp/other.db"});
   EXPECT_EQ(code2, 0);
   const json printed = json::parse(output2);
   EXPECT_EQ(printed["http"]["threads"], 3);

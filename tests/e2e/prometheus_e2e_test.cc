@@ -20,9 +20,8 @@ TEST(PrometheusE2eTest, PrometheusScrapesEdgemondAndAnswersPromQl) {
     GTEST_SKIP() << "prometheus not installed (Debian package prometheus)";
   }
   testing::TempDir dir;
-  testing::EdgemondProcess edgemond(
-      dir, {"--root", testing::FixturePath("devices/jetson-orin-jp6"), "--db",
-            dir.Join("edgemond.db"), "--interval", "0.5"});
+  testing::EdgemondProcess edgemond(dir, {"--root", testing::FixturePath("devices/jetson-orin-jp6"),
+                                          "--db", dir.Join("edgemond.db"), "--interval", "0.5"});
   std::string why;
   ASSERT_TRUE(edgemond.WaitReady(why)) << why;
 
@@ -59,10 +58,9 @@ TEST(PrometheusE2eTest, PrometheusScrapesEdgemondAndAnswersPromQl) {
           .body);
   EXPECT_EQ(up["data"]["result"][0]["value"][1], "1");
   const auto zone = json::parse(
-      testing::HttpGet(
-          static_cast<std::uint16_t>(prometheus_port),
-          "/api/v1/query?query=" +
-              testing::UrlEncode("edgemond_thermal_zone_celsius{zone=\"tj-thermal\"}"))
+      testing::HttpGet(static_cast<std::uint16_t>(prometheus_port),
+                       "/api/v1/query?query=" +
+                           testing::UrlEncode("edgemond_thermal_zone_celsius{zone=\"tj-thermal\"}"))
           .body);
   ASSERT_EQ(zone["data"]["result"].size(), 1u);
   EXPECT_EQ(zone["data"]["result"][0]["value"][1], "46.312");

@@ -9,8 +9,8 @@ EdgemondProcess::EdgemondProcess(const TempDir& dir, std::vector<std::string> ar
                                  const std::string& config_json) {
   const std::string config = dir.Join("edgemond.json");
   std::ofstream(config) << config_json;
-  std::vector<std::string> argv = {BuiltBinary("daemon/edgemond"), "--config", config,
-                                   "--listen", "127.0.0.1:0"};
+  std::vector<std::string> argv = {BuiltBinary("daemon/edgemond"), "--config", config, "--listen",
+                                   "127.0.0.1:0"};
   argv.insert(argv.end(), args.begin(), args.end());
   process_ = std::make_unique<ChildProcess>(std::move(argv), dir.Join("edgemond.log"));
 }
@@ -32,8 +32,8 @@ bool EdgemondProcess::WaitReady(std::string& why) {
     why = "edgemond did not start:\n" + process_->Output();
     return false;
   }
-  const bool ready = WaitFor([&] { return Get("/readyz").status == 200; },
-                             std::chrono::seconds(20));
+  const bool ready =
+      WaitFor([&] { return Get("/readyz").status == 200; }, std::chrono::seconds(20));
   if (!ready) why = "edgemond did not get ready:\n" + process_->Output();
   return ready;
 }
