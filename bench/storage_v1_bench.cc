@@ -100,6 +100,12 @@ double CpuSeconds() {
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
+std::string Format(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), format, value);
+  return buffer;
+}
+
 double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 double Percentile(std::vector<double> values, double p) {
@@ -137,6 +143,10 @@ struct Report {
   std::int64_t database_bytes = 0;  // After the final clean close (no WAL left).
   IoCounters ingest_io;             // Appends, flushes, retention, checkpoints and close.
   IoCounters retention_io;          // The part written by EnforceRetention calls.
+  // Bytes written per sample from 10 minutes after retention starts deleting to the end of the
+  // ingest (the steady state of a device that has been up longer than the retention); 0 without
+  // retention.
+  double steady_written_per_sample = 0;
   double ingest_cpu_s = 0;
   std::vector<double> flush_ms;
   std::vector<double> retention_ms;
@@ -459,9 +469,16 @@ Report Run(const Options& options, const std::string& layout) {
   }
 
   const auto ticks = static_cast<std::int64_t>(options.hours * 3600);
+  const std::int64_t steady_tick = retention_ms > 0 ? retention_ms / 1000 + 600 : -1;
+  IoCounters steady_io;
+  std::int64_t steady_samples = 0;
   std::vector<Reading> batch;
   std::int64_t now_ms = kStartMs;
   for (std::int64_t tick = 0; tick < ticks; ++tick) {
+    if (tick == steady_tick) {
+      steady_io = IoCounters::Read();
+      steady_samples = report.samples;
+    }
     // A daemon's wall stamps wander by a millisecond or two around its monotonic schedule.
     now_ms = kStartMs + tick * 1000 + (tick * 7919) % 3;
     batch.clear();
@@ -479,6 +496,10 @@ Report Run(const Options& options, const std::string& layout) {
       report.retention_io = report.retention_io + (IoCounters::Read() - before_retention);
       report.retention_ms.push_back(Ms(Clock::now() - start));
     }
+  }
+  if (steady_tick >= 0 && steady_tick < ticks) {
+    report.steady_written_per_sample = static_cast<double>((IoCounters::Read() - steady_io).wchar) /
+                                       static_cast<double>(report.samples - steady_samples);
   }
   target->Close();
   report.ingest_cpu_s = CpuSeconds() - cpu_before;
@@ -519,19 +540,22 @@ void Print(const Options& options, const std::vector<Report>& reports) {
       options.retention_hours, options.query_repeats, options.checkpoint_frames);
   std::printf(
       "| layout | samples | on disk B/sample | written B/sample (wchar) | of which retention | "
+      "written B/sample, retention active | "
       "write_bytes B/sample | "
       "write syscalls/flush | flush ms p50 / p99 / max | retention ms p50 / max | ingest CPU "
-      "us/sample | 1 series 24 h -> 1000 pts ms | 13 series 1 h @10 s ms | 1 series 1 h raw "
+      "us/sample | 1 series, whole run (up to 24 h) -> 1000 pts ms | 13 series 1 h @10 s ms | 1 "
+      "series 1 h raw "
       "ms |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Report& r : reports) {
     const double n = static_cast<double>(r.samples);
     std::printf(
         "| %s | %" PRId64
-        " | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f / %.2f / %.2f | %.2f / %.2f | "
+        " | %.1f | %.1f | %.1f | %s | %.1f | %.1f | %.2f / %.2f / %.2f | %.2f / %.2f | "
         "%.2f | %.1f (%" PRId64 " pts) | %.2f (%" PRId64 " pts) | %.2f (%" PRId64 " pts) |\n",
         r.layout.c_str(), r.samples, static_cast<double>(r.database_bytes) / n,
         static_cast<double>(r.ingest_io.wchar) / n, static_cast<double>(r.retention_io.wchar) / n,
+        r.steady_written_per_sample > 0 ? Format("%.1f", r.steady_written_per_sample).c_str() : "-",
         static_cast<double>(r.ingest_io.write_bytes) / n,
         static_cast<double>(r.ingest_io.syscw) / static_cast<double>(r.flushes),
         Percentile(r.flush_ms, 0.5), Percentile(r.flush_ms, 0.99), Percentile(r.flush_ms, 1.0),
