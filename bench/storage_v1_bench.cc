@@ -8,7 +8,7 @@
 //   series_major  one row per sample, WITHOUT ROWID, PRIMARY KEY (series_id, ts).
 // The two raw layouts use the store's settings and flush path (same PRAGMAs, one transaction
 // per flush with rows in key order, per-series extents, a passive checkpoint every 1000 WAL
-// frames, retention in whole batches of 20,000 samples checked after every flush) and differ
+// frames, retention in whole batches (--retention-batch) checked after every flush) and differ
 // only in the key and in how retention has to delete (a time-major table is trimmed from its
 // front; a series-major one at the start of every series).
 //
@@ -64,7 +64,8 @@ struct Options {
   int flush_seconds = 10;
   double retention_hours = 0;  // 0: longer than the run (nothing expires).
   int query_repeats = 15;
-  int checkpoint_frames = 1000;  // The store's checkpoint threshold (StorageOptions).
+  int checkpoint_frames = 1000;          // The store's checkpoint threshold (StorageOptions).
+  std::int64_t retention_batch = 20000;  // Samples per retention batch, every layout.
   std::vector<std::string> layouts = {"store", "time_major", "series_major"};
 };
 
@@ -235,11 +236,13 @@ class StoreLayout final : public LayoutUnderTest {
 
 class RawLayout final : public LayoutUnderTest {
  public:
-  RawLayout(std::string path, bool time_major, int series, std::int64_t retention_ms)
+  RawLayout(std::string path, bool time_major, int series, std::int64_t retention_ms,
+            std::int64_t retention_batch)
       : path_(std::move(path)),
         time_major_(time_major),
         series_(series),
-        retention_ms_(retention_ms) {
+        retention_ms_(retention_ms),
+        retention_batch_(retention_batch) {
     // As the store does: auto_vacuum must be chosen before WAL is switched on (in Reopen).
     OpenConnection();
     Check(db_->Execute("PRAGMA page_size=4096; PRAGMA auto_vacuum=INCREMENTAL"), "auto_vacuum");
@@ -315,21 +318,21 @@ class RawLayout final : public LayoutUnderTest {
   void EnforceRetention(std::int64_t now_ms) override {
     if (retention_ms_ <= 0) return;
     const std::int64_t cutoff = now_ms - retention_ms_;
-    // The store's policy: once a whole batch of 20,000 samples has expired, delete it.
-    constexpr std::int64_t kBatch = 20000;
+    // The store's policy: once a whole batch has expired, delete it.
+    const std::int64_t batch = retention_batch_;
     std::int64_t batch_end = 0;
     if (time_major_) {
       auto select = Check(db_->GetCachedStatement("SELECT ts FROM samples WHERE ts < ? ORDER BY "
                                                   "ts LIMIT 1 OFFSET ?"),
                           "prepare batch end");
       select.BindInt64(0, cutoff);
-      select.BindInt64(1, kBatch - 1);
+      select.BindInt64(1, batch - 1);
       if (!Check(select.Step(), "batch end")) return;
       batch_end = select.ColumnInt64(0);
     } else {
       // No index on ts alone: find the batch by arithmetic (one sample per series per second).
       if (oldest_ms_ == 0) oldest_ms_ = kStartMs;
-      batch_end = oldest_ms_ + kBatch / series_ * 1000 - 1;
+      batch_end = oldest_ms_ + std::max<std::int64_t>(batch / series_, 1) * 1000 - 1;
       if (batch_end >= cutoff) return;
       oldest_ms_ = batch_end + 1;
     }
@@ -433,6 +436,7 @@ class RawLayout final : public LayoutUnderTest {
   const bool time_major_;
   const int series_;
   const std::int64_t retention_ms_;
+  const std::int64_t retention_batch_;
   std::int64_t oldest_ms_ = 0;  // Series-major retention: start of the oldest batch.
   std::unique_ptr<Database> db_;
   std::vector<Row> head_;
@@ -459,10 +463,11 @@ Report Run(const Options& options, const std::string& layout) {
     store_options.flush_interval = std::chrono::seconds(options.flush_seconds);
     if (retention_ms > 0) store_options.retention = std::chrono::milliseconds(retention_ms);
     store_options.checkpoint_wal_frames = options.checkpoint_frames;
+    store_options.retention_batch_samples = options.retention_batch;
     target = std::make_unique<StoreLayout>(sim, store_options);
   } else if (layout == "time_major" || layout == "series_major") {
-    target =
-        std::make_unique<RawLayout>(path, layout == "time_major", options.series, retention_ms);
+    target = std::make_unique<RawLayout>(path, layout == "time_major", options.series, retention_ms,
+                                         options.retention_batch);
   } else {
     std::fprintf(stderr, "unknown layout %s\n", layout.c_str());
     std::exit(2);
@@ -535,9 +540,10 @@ Report Run(const Options& options, const std::string& layout) {
 void Print(const Options& options, const std::vector<Report>& reports) {
   std::printf(
       "SQLite %s; series=%d hours=%g flush_seconds=%d retention_hours=%g query_repeats=%d "
-      "checkpoint_frames=%d\n\n",
+      "checkpoint_frames=%d retention_batch=%lld\n\n",
       sqlite3_libversion(), options.series, options.hours, options.flush_seconds,
-      options.retention_hours, options.query_repeats, options.checkpoint_frames);
+      options.retention_hours, options.query_repeats, options.checkpoint_frames,
+      static_cast<long long>(options.retention_batch));
   std::printf(
       "| layout | samples | on disk B/sample | written B/sample (wchar) | of which retention | "
       "written B/sample, retention active | "
@@ -602,12 +608,15 @@ int Main(int argc, char** argv) {
       options.query_repeats = std::atoi(value().c_str());
     } else if (arg == "--checkpoint-frames") {
       options.checkpoint_frames = std::atoi(value().c_str());
+    } else if (arg == "--retention-batch") {
+      options.retention_batch = std::atoll(value().c_str());
     } else if (arg == "--layouts") {
       options.layouts = SplitCommas(value());
     } else {
       std::fprintf(stderr,
                    "usage: %s --dir DIR [--series N] [--hours H] [--flush-seconds S] "
-                   "[--retention-hours H] [--query-repeats N] [--checkpoint-frames N] "
+                   "[--retention-hours H] [--retention-batch N] [--query-repeats N] "
+                   "[--checkpoint-frames N] "
                    "[--layouts store,time_major,"
                    "series_major]\n",
                    argv[0]);
@@ -615,7 +624,8 @@ int Main(int argc, char** argv) {
     }
   }
   if (options.dir.empty() || options.series <= 0 || options.hours <= 0 ||
-      options.flush_seconds <= 0 || options.query_repeats <= 0 || options.checkpoint_frames <= 0) {
+      options.flush_seconds <= 0 || options.query_repeats <= 0 || options.checkpoint_frames <= 0 ||
+      options.retention_batch <= 0) {
     std::fprintf(stderr, "--dir is required; counts must be positive\n");
     return 2;
   }
