@@ -783,6 +783,19 @@ TEST_F(SqliteStoreTest, DatabaseFromANewerEdgemondIsRefused) {
       << store.status();
 }
 
+TEST_F(SqliteStoreTest, OneStorePerDatabaseFile) {
+  auto first = Open();
+  ASSERT_NE(first, nullptr);
+  const auto second = SqliteStore::Open(Options());
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kFailedPrecondition) << second.status();
+  EXPECT_EQ(second.status().message(), "storage: database " + path_ +
+                                           " is in use by another edgemond (lock file " + path_ +
+                                           ".lock); run one per database");
+  first.reset();  // Released with the store.
+  EXPECT_NE(Open(), nullptr);
+}
+
 TEST_F(SqliteStoreTest, InvalidOptionsAreRejected) {
   StorageOptions options = Options();
   options.retention = milliseconds(0);
