@@ -1,0 +1,80 @@
+// CollectorRunner: runs every collector once per tick, times each one, and reports how they fare.
+//
+// What a tick produces (RunOnce):
+//  - every sample of every collector that succeeded, in collector order;
+//  - two self-metrics per collector, whatever happened:
+//      edgemond_collector_success{collector}            1 if Collect() succeeded, else 0
+//      edgemond_collector_duration_seconds{collector}   how long Collect() took (steady clock)
+//  - events for state changes only: a collector that fails after having succeeded (or fails on its
+//    first tick) yields kFailed with the error; one that succeeds after having failed yields
+//    kRecovered. A collector failing every tick produces one event, not one per tick, so the
+//    daemon can log every event as it comes. The daemon decides the log level: a kNotFound error
+//    means the hardware is absent (no thermal zones in a VM) and deserves debug, anything else is
+//    a real failure.
+//
+// One collector failing never stops the others. Pure logic: no logging, no threads; time comes
+// from the injected Clock.
+//
+// Thread safety: not thread-safe; RunOnce() and the accessors are called from one thread.
+
+#ifndef EDGEMOND_COLLECTORS_COLLECTOR_RUNNER_H_
+#define EDGEMOND_COLLECTORS_COLLECTOR_RUNNER_H_
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collectors/collector.h"
+#include "core/clock.h"
+#include "core/status.h"
+
+namespace edgemond::collectors {
+
+struct CollectorEvent {
+  enum class Kind { kFailed, kRecovered };
+
+  Kind kind;
+  std::string collector;  // Collector::name().
+  Status error;           // Why it failed (kFailed); OK for kRecovered.
+};
+
+// The state of one collector after the last tick, for health endpoints.
+struct CollectorState {
+  std::string collector;
+  bool ran = false;  // False until the first tick.
+  bool ok = false;
+  Status last_error;  // OK when the last tick succeeded.
+  std::chrono::nanoseconds last_duration{0};
+};
+
+struct TickReport {
+  std::vector<Sample> samples;
+  std::vector<CollectorEvent> events;
+};
+
+class CollectorRunner {
+ public:
+  // Owns the collectors; `clock` is borrowed and must outlive the runner.
+  CollectorRunner(std::vector<std::unique_ptr<Collector>> collectors, const Clock& clock);
+
+  // Runs every collector once. `now` stamps every sample (the self-metrics included).
+  TickReport RunOnce(WallTime now);
+
+  // The self-metrics' descriptions.
+  static std::vector<const MetricDesc*> Metrics();
+  // Every metric the runner can produce: its own and those of its collectors.
+  std::vector<const MetricDesc*> Describe() const;
+
+  const std::vector<CollectorState>& states() const { return states_; }
+
+ private:
+  std::vector<std::unique_ptr<Collector>> collectors_;
+  const Clock* clock_;                  // Not owned.
+  std::vector<CollectorState> states_;  // Parallel to collectors_.
+  std::size_t last_sample_count_ = 0;
+};
+
+}  // namespace edgemond::collectors
+
+#endif  // EDGEMOND_COLLECTORS_COLLECTOR_RUNNER_H_

@@ -1,0 +1,155 @@
+#include "collectors/collector_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "collectors/memory_collector.h"
+#include "collectors/thermal_collector.h"
+#include "tests/testing/fake_clock.h"
+#include "tests/testing/temp_dir.h"
+
+namespace edgemond::collectors {
+namespace {
+
+using std::chrono::milliseconds;
+
+// Wraps a real collector and makes its run take `duration` on the fake clock, as a slow sensor
+// read would on a real one.
+class SlowCollector final : public Collector {
+ public:
+  SlowCollector(std::unique_ptr<Collector> inner, testing::FakeClock& clock,
+                std::chrono::nanoseconds duration)
+      : inner_(std::move(inner)), clock_(&clock), duration_(duration) {}
+  std::string_view name() const override { return inner_->name(); }
+  std::vector<const MetricDesc*> Describe() const override { return inner_->Describe(); }
+  Result<std::vector<Sample>> Collect(WallTime now) override {
+    clock_->Advance(duration_);
+    return inner_->Collect(now);
+  }
+
+ private:
+  std::unique_ptr<Collector> inner_;
+  testing::FakeClock* clock_;
+  std::chrono::nanoseconds duration_;
+};
+
+constexpr std::string_view kGoodMeminfo = "MemTotal: 1000 kB\nMemFree: 500 kB\n";
+
+class CollectorRunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    sysfs_.Write("proc/meminfo", kGoodMeminfo);
+    sysfs_.Mkdir("sys/class/thermal");  // No zones: the thermal collector reports kNotFound.
+    auto fs = RootedFs::Open(sysfs_.path());
+    ASSERT_TRUE(fs.ok()) << fs.status();
+    fs_.emplace(std::move(*fs));
+  }
+
+  // The value of a self-metric for one collector, or nullopt when absent.
+  static std::optional<double> SelfMetric(const TickReport& report, std::string_view metric,
+                                          std::string_view collector) {
+    for (const Sample& sample : report.samples) {
+      if (sample.desc->name == metric && sample.labels.size() == 1 &&
+          sample.labels[0].name == "collector" && sample.labels[0].value == collector) {
+        return sample.value;
+      }
+    }
+    return std::nullopt;
+  }
+
+  static int CountOf(const TickReport& report, std::string_view metric) {
+    int count = 0;
+    for (const Sample& sample : report.samples) count += sample.desc->name == metric;
+    return count;
+  }
+
+  testing::FakeSysfs sysfs_;
+  testing::FakeClock clock_;
+  std::optional<RootedFs> fs_;
+};
+
+TEST_F(CollectorRunnerTest, OneFailureDoesNotStopTheOthers) {
+  std::vector<std::unique_ptr<Collector>> collectors;
+  collectors.push_back(std::make_unique<ThermalCollector>(*fs_));
+  collectors.push_back(std::make_unique<MemoryCollector>(*fs_));
+  CollectorRunner runner(std::move(collectors), clock_);
+  const TickReport report = runner.RunOnce(clock_.WallNow());
+
+  EXPECT_EQ(SelfMetric(report, "edgemond_collector_success", "thermal"), 0.0);
+  EXPECT_EQ(SelfMetric(report, "edgemond_collector_success", "memory"), 1.0);
+  EXPECT_EQ(CountOf(report, "edgemond_memory_total_bytes"), 1);
+  EXPECT_EQ(CountOf(report, "edgemond_collector_duration_seconds"), 2);
+  for (const Sample& sample : report.samples) EXPECT_EQ(sample.at, clock_.WallNow());
+
+  // The thermal collector failed on its first run: one event, with the error.
+  ASSERT_EQ(report.events.size(), 1u);
+  EXPECT_EQ(report.events[0].kind, CollectorEvent::Kind::kFailed);
+  EXPECT_EQ(report.events[0].collector, "thermal");
+  EXPECT_TRUE(report.events[0].error.IsNotFound());
+
+  ASSERT_EQ(runner.states().size(), 2u);
+  EXPECT_FALSE(runner.states()[0].ok);
+  EXPECT_TRUE(runner.states()[1].ok);
+  EXPECT_TRUE(runner.states()[1].last_error.ok());
+}
+
+TEST_F(CollectorRunnerTest, ReportsOnlyTransitions) {
+  std::vector<std::unique_ptr<Collector>> collectors;
+  collectors.push_back(std::make_unique<MemoryCollector>(*fs_));
+  CollectorRunner runner(std::move(collectors), clock_);
+
+  EXPECT_TRUE(runner.RunOnce(clock_.WallNow()).events.empty());  // Healthy from the start.
+
+  sysfs_.Write("proc/meminfo", "MemTotal: garbled\n");
+  TickReport broken = runner.RunOnce(clock_.WallNow());
+  ASSERT_EQ(broken.events.size(), 1u);
+  EXPECT_EQ(broken.events[0].kind, CollectorEvent::Kind::kFailed);
+  EXPECT_EQ(broken.events[0].error.code(), StatusCode::kCorruption);
+  EXPECT_EQ(SelfMetric(broken, "edgemond_collector_success", "memory"), 0.0);
+  EXPECT_EQ(CountOf(broken, "edgemond_memory_total_bytes"), 0);
+
+  for (int i = 0; i < 5; ++i) {
+    const TickReport still_broken = runner.RunOnce(clock_.WallNow());
+    EXPECT_TRUE(still_broken.events.empty());
+    EXPECT_EQ(SelfMetric(still_broken, "edgemond_collector_success", "memory"), 0.0);
+  }
+
+  sysfs_.Write("proc/meminfo", kGoodMeminfo);
+  TickReport recovered = runner.RunOnce(clock_.WallNow());
+  ASSERT_EQ(recovered.events.size(), 1u);
+  EXPECT_EQ(recovered.events[0].kind, CollectorEvent::Kind::kRecovered);
+  EXPECT_EQ(recovered.events[0].collector, "memory");
+  EXPECT_TRUE(recovered.events[0].error.ok());
+  EXPECT_EQ(SelfMetric(recovered, "edgemond_collector_success", "memory"), 1.0);
+
+  EXPECT_TRUE(runner.RunOnce(clock_.WallNow()).events.empty());
+}
+
+TEST_F(CollectorRunnerTest, TimesEachCollectorOnTheInjectedClock) {
+  std::vector<std::unique_ptr<Collector>> collectors;
+  collectors.push_back(std::make_unique<SlowCollector>(std::make_unique<MemoryCollector>(*fs_),
+                                                       clock_, milliseconds(3)));
+  collectors.push_back(std::make_unique<SlowCollector>(std::make_unique<ThermalCollector>(*fs_),
+                                                       clock_, milliseconds(250)));
+  CollectorRunner runner(std::move(collectors), clock_);
+  const TickReport report = runner.RunOnce(clock_.WallNow());
+  EXPECT_DOUBLE_EQ(*SelfMetric(report, "edgemond_collector_duration_seconds", "memory"), 0.003);
+  // A failing collector is timed too.
+  EXPECT_DOUBLE_EQ(*SelfMetric(report, "edgemond_collector_duration_seconds", "thermal"), 0.25);
+  EXPECT_EQ(runner.states()[1].last_duration, milliseconds(250));
+}
+
+TEST_F(CollectorRunnerTest, DescribesItsOwnAndItsCollectorsMetrics) {
+  std::vector<std::unique_ptr<Collector>> collectors;
+  collectors.push_back(std::make_unique<MemoryCollector>(*fs_));
+  CollectorRunner runner(std::move(collectors), clock_);
+  const std::vector<const MetricDesc*> descs = runner.Describe();
+  EXPECT_EQ(descs.size(), CollectorRunner::Metrics().size() + MemoryCollector::Metrics().size());
+  EXPECT_EQ(descs[0]->name, "edgemond_collector_success");
+  EXPECT_EQ(descs[1]->name, "edgemond_collector_duration_seconds");
+  EXPECT_EQ(descs[1]->unit, "seconds");
+}
+
+}  // namespace
+}  // namespace edgemond::collectors

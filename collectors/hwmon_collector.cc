@@ -1,0 +1,287 @@
+#include "collectors/hwmon_collector.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <utility>
+
+#include "collectors/internal/names.h"
+#include "collectors/internal/samples.h"
+#include "collectors/internal/sysfs_value.h"
+#include "core/text.h"
+
+namespace edgemond::collectors {
+namespace {
+
+using internal::HwmonItem;
+using internal::HwmonKind;
+using internal::MissingSample;
+using internal::ValueSample;
+
+constexpr MetricDesc kTemperature{"edgemond_hwmon_temperature_celsius",
+                                  "Temperature reported by a hardware monitoring chip",
+                                  MetricType::kGauge, "celsius"};
+constexpr MetricDesc kTemperatureCrit{
+    "edgemond_hwmon_temperature_crit_celsius",
+    "Critical temperature limit of a hardware monitoring temperature sensor", MetricType::kGauge,
+    "celsius"};
+constexpr MetricDesc kVoltage{"edgemond_hwmon_voltage_volts",
+                              "Voltage reported by a hardware monitoring chip", MetricType::kGauge,
+                              "volts"};
+constexpr MetricDesc kCurrent{"edgemond_hwmon_current_amperes",
+                              "Current reported by a hardware monitoring chip", MetricType::kGauge,
+                              "amperes"};
+constexpr MetricDesc kPower{"edgemond_hwmon_power_watts",
+                            "Instantaneous power reported by a hardware monitoring chip",
+                            MetricType::kGauge, "watts"};
+constexpr MetricDesc kPowerAverage{"edgemond_hwmon_power_average_watts",
+                                   "Average power reported by a hardware monitoring chip over its "
+                                   "own averaging interval",
+                                   MetricType::kGauge, "watts"};
+constexpr MetricDesc kEnergy{"edgemond_hwmon_energy_joules_total",
+                             "Energy counted by a hardware monitoring chip", MetricType::kCounter,
+                             "joules"};
+constexpr MetricDesc kFan{"edgemond_hwmon_fan_rpm",
+                          "Fan speed reported by a hardware monitoring chip", MetricType::kGauge,
+                          "rpm"};
+constexpr MetricDesc kPwm{"edgemond_hwmon_pwm_ratio",
+                          "PWM duty cycle of a fan output, 0 to 1 (pwmN / 255)", MetricType::kGauge,
+                          "ratio"};
+
+constexpr std::string_view kClassDir = "/sys/class/hwmon";
+constexpr std::string_view kDevicesDir = "/sys/devices";
+
+const MetricDesc* InputDesc(HwmonKind kind) {
+  switch (kind) {
+    case HwmonKind::kTemp:
+      return &kTemperature;
+    case HwmonKind::kIn:
+      return &kVoltage;
+    case HwmonKind::kCurr:
+      return &kCurrent;
+    case HwmonKind::kPower:
+      return &kPower;
+    case HwmonKind::kEnergy:
+      return &kEnergy;
+    case HwmonKind::kFan:
+      return &kFan;
+    case HwmonKind::kPwm:
+      return &kPwm;
+  }
+  return nullptr;
+}
+
+std::string_view Basename(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string_view Parent(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+struct FoundChip {
+  int index = 0;
+  std::string attr_dir;  // Where the sensor files are: hwmonN/, or hwmonN/device/ (legacy).
+  std::string name;
+  std::string id;
+};
+
+// Which files one sensor stem has.
+struct Stem {
+  bool input = false;
+  bool average = false;
+  bool label = false;
+  bool crit = false;
+  bool value = false;
+};
+
+}  // namespace
+
+HwmonCollector::HwmonCollector(const RootedFs& fs, int rescan_every_ticks)
+    : fs_(&fs), rescan_every_ticks_(std::max(1, rescan_every_ticks)) {}
+
+std::vector<const MetricDesc*> HwmonCollector::Metrics() {
+  return {&kTemperature,  &kTemperatureCrit, &kVoltage, &kCurrent, &kPower,
+          &kPowerAverage, &kEnergy,          &kFan,     &kPwm};
+}
+
+std::string HwmonCollector::ChipIdForDevice(const RootedFs& fs, const std::string& device_path,
+                                            const std::string& chip_name) {
+  const std::string virtual_id = "virtual/" + (chip_name.empty() ? "unnamed" : chip_name);
+  const std::string devices_prefix = std::string(kDevicesDir) + "/";
+  if (!StartsWith(device_path, devices_prefix)) return virtual_id;
+  std::string_view current = device_path;
+  while (current.size() > kDevicesDir.size()) {
+    auto target = fs.ReadLink(std::string(current) + "/subsystem");
+    if (target.ok()) {
+      const std::string_view bus = internal::BusFromSubsystemTarget(*target);
+      if (!bus.empty()) return std::string(bus) + "/" + std::string(Basename(current));
+    }
+    current = Parent(current);
+  }
+  if (StartsWith(device_path, devices_prefix + "virtual/")) return virtual_id;
+  // A tree without subsystem links: the path below /sys/devices is still fixed by the hardware.
+  return device_path.substr(devices_prefix.size());
+}
+
+Status HwmonCollector::Scan() {
+  auto entries = fs_->ListDir(kClassDir);
+  if (!entries.ok()) {
+    sensors_.clear();
+    thresholds_.clear();
+    return entries.status();
+  }
+  std::vector<FoundChip> chips;
+  for (const std::string& entry : *entries) {
+    const int index = internal::IndexedName(entry, "hwmon");
+    if (index < 0) continue;
+    const std::string class_path = std::string(kClassDir) + "/" + entry;
+    auto real = fs_->RealPath(class_path);
+    FoundChip chip;
+    chip.index = index;
+    chip.attr_dir = real.ok() ? *real : class_path;
+    const std::string hwmon_dir = chip.attr_dir;
+    auto device = fs_->RealPath(hwmon_dir + "/device");
+    auto name = fs_->ReadFile(hwmon_dir + "/name");
+    if (!name.ok() && device.ok()) {
+      // Pre-hwmon-class drivers keep `name` and every attribute in the device directory.
+      if (auto legacy = fs_->ReadFile(*device + "/name"); legacy.ok()) {
+        chip.attr_dir = *device;
+        name = std::move(legacy);
+      }
+    }
+    chip.name = name.ok() ? SanitizeUtf8(Trim(*name)) : std::string();
+    chip.id = device.ok() ? ChipIdForDevice(*fs_, *device, chip.name)
+                          : "virtual/" + (chip.name.empty() ? entry : chip.name);
+    chips.push_back(std::move(chip));
+  }
+  std::sort(chips.begin(), chips.end(),
+            [](const FoundChip& a, const FoundChip& b) { return a.index < b.index; });
+  std::vector<std::string> ids;
+  ids.reserve(chips.size());
+  for (const FoundChip& chip : chips) ids.push_back(chip.id);
+  ids = internal::MakeUnique(ids);
+
+  // Sensors whose file survives the rescan keep their open fd.
+  std::unordered_map<std::string, std::size_t> old_by_path;
+  for (std::size_t i = 0; i < sensors_.size(); ++i) old_by_path.emplace(sensors_[i].file.path(), i);
+  const auto file_for = [&](const std::string& path) {
+    if (const auto it = old_by_path.find(path); it != old_by_path.end()) {
+      return std::move(sensors_[it->second].file);
+    }
+    return PolledFile(*fs_, path);
+  };
+
+  std::vector<Sensor> sensors;
+  std::vector<Threshold> thresholds;
+  for (std::size_t c = 0; c < chips.size(); ++c) {
+    const FoundChip& chip = chips[c];
+    auto files = fs_->ListDir(chip.attr_dir);
+    if (!files.ok()) continue;
+    std::map<std::pair<HwmonKind, int>, Stem> stems;  // Ordered: kind, then index.
+    for (const std::string& file : *files) {
+      const auto attribute = internal::ParseHwmonAttributeName(file);
+      if (!attribute) continue;
+      Stem& stem = stems[{attribute->kind, attribute->index}];
+      switch (attribute->item) {
+        case HwmonItem::kInput:
+          stem.input = true;
+          break;
+        case HwmonItem::kAverage:
+          stem.average = true;
+          break;
+        case HwmonItem::kLabel:
+          stem.label = true;
+          break;
+        case HwmonItem::kCrit:
+          stem.crit = true;
+          break;
+        case HwmonItem::kValue:
+          stem.value = true;
+          break;
+      }
+    }
+    for (const auto& [key, stem] : stems) {
+      const auto [kind, index] = key;
+      const std::string sensor = internal::HwmonStem(kind, index);
+      const std::string base = chip.attr_dir + "/" + sensor;
+      std::string label;
+      if (stem.label) {
+        if (auto text = fs_->ReadFile(base + "_label"); text.ok()) {
+          label = SanitizeUtf8(Trim(*text));
+        }
+      }
+      const Labels labels{
+          {"chip", ids[c]}, {"chip_name", chip.name}, {"sensor", sensor}, {"label", label}};
+      const double scale = internal::HwmonScale(chip.name, kind, index);
+      const auto add = [&](const MetricDesc* desc, const std::string& path) {
+        sensors.push_back(Sensor{desc, labels, file_for(path), kind, scale});
+      };
+      if (stem.input) add(InputDesc(kind), base + "_input");
+      if (stem.average) add(&kPowerAverage, base + "_average");
+      if (stem.value) add(InputDesc(kind), base);
+      if (stem.crit) {
+        // Unset limits read as nonsense (an NVMe drive reports -273150); those are left out.
+        auto text = fs_->ReadFile(base + "_crit");
+        auto raw = text.ok() ? internal::ParseSysfsInt(*text) : Result<std::int64_t>(text.status());
+        if (raw.ok() && !internal::HwmonValueProblem(kind, *raw)) {
+          thresholds.push_back(
+              Threshold{&kTemperatureCrit, labels, static_cast<double>(*raw) * scale});
+        }
+      }
+    }
+  }
+  sensors_ = std::move(sensors);
+  thresholds_ = std::move(thresholds);
+  if (chips.empty()) return Status::NotFound("no hwmon chips under /sys/class/hwmon");
+  return Status::Ok();
+}
+
+bool HwmonCollector::ReadSensors(WallTime now, std::vector<Sample>& out) {
+  bool vanished = false;
+  for (Sensor& sensor : sensors_) {
+    if (Status status = sensor.file.ReadInto(text_); !status.ok()) {
+      vanished |= status.IsNotFound();
+      out.push_back(MissingSample(*sensor.desc, sensor.labels,
+                                  internal::MissingReasonFromStatus(status), now));
+    } else if (auto raw = internal::ParseSysfsInt(text_); !raw.ok()) {
+      out.push_back(MissingSample(*sensor.desc, sensor.labels,
+                                  internal::MissingReasonFromStatus(raw.status()), now));
+    } else if (auto problem = internal::HwmonValueProblem(sensor.kind, *raw)) {
+      out.push_back(MissingSample(*sensor.desc, sensor.labels, std::move(*problem), now));
+    } else {
+      out.push_back(
+          ValueSample(*sensor.desc, sensor.labels, static_cast<double>(*raw) * sensor.scale, now));
+    }
+  }
+  for (const Threshold& threshold : thresholds_) {
+    out.push_back(ValueSample(*threshold.desc, threshold.labels, threshold.value, now));
+  }
+  return vanished;
+}
+
+Result<std::vector<Sample>> HwmonCollector::Collect(WallTime now) {
+  ++tick_;
+  bool scanned = false;
+  if (tick_ == 1 || tick_ - last_scan_tick_ >= static_cast<std::uint64_t>(rescan_every_ticks_)) {
+    scan_status_ = Scan();
+    last_scan_tick_ = tick_;
+    scanned = true;
+  }
+  if (!scan_status_.ok()) return scan_status_;
+  std::vector<Sample> out;
+  out.reserve(sensors_.size() + thresholds_.size());
+  if (ReadSensors(now, out) && !scanned) {
+    // A chip went away (driver unbound, device unplugged): list again now, at most once per tick.
+    scan_status_ = Scan();
+    last_scan_tick_ = tick_;
+    if (!scan_status_.ok()) return scan_status_;
+    out.clear();
+    ReadSensors(now, out);
+  }
+  return out;
+}
+
+}  // namespace edgemond::collectors

@@ -1,0 +1,49 @@
+// MemoryCollector: system memory and swap from /proc/meminfo, in bytes ("kB" there is KiB).
+//
+//   edgemond_memory_total_bytes       MemTotal
+//   edgemond_memory_free_bytes        MemFree (completely unused; usually small, not what to alert
+//   on) edgemond_memory_available_bytes   MemAvailable: what can be allocated without swapping. On
+//                                     kernels before 3.14 it is estimated (see AvailableKib() in
+//                                     internal/meminfo_parse.h for the formula)
+//   edgemond_memory_used_bytes        MemTotal - available: the memory applications hold, cache
+//                                     that could be dropped not included
+//   edgemond_memory_buffers_bytes     Buffers
+//   edgemond_memory_cached_bytes      Cached (page cache, tmpfs included; not SReclaimable)
+//   edgemond_swap_total_bytes         SwapTotal
+//   edgemond_swap_used_bytes          SwapTotal - SwapFree
+//   edgemond_swap_free_bytes          SwapFree
+// A line the kernel does not print becomes a missing value with the reason
+// "not in /proc/meminfo". Cost per tick: one pread of /proc/meminfo through an open fd.
+//
+// Thread safety: not thread-safe; Collect() is called from one thread.
+
+#ifndef EDGEMOND_COLLECTORS_MEMORY_COLLECTOR_H_
+#define EDGEMOND_COLLECTORS_MEMORY_COLLECTOR_H_
+
+#include <string>
+#include <vector>
+
+#include "collectors/collector.h"
+
+namespace edgemond::collectors {
+
+class MemoryCollector final : public Collector {
+ public:
+  // `fs` is borrowed and must outlive the collector.
+  explicit MemoryCollector(const RootedFs& fs);
+
+  std::string_view name() const override { return "memory"; }
+  std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
+  // Fails when /proc/meminfo cannot be read or parsed, or has no MemTotal.
+  Result<std::vector<Sample>> Collect(WallTime now) override;
+
+  static std::vector<const MetricDesc*> Metrics();
+
+ private:
+  PolledFile meminfo_file_;
+  std::string text_;  // Reused every tick.
+};
+
+}  // namespace edgemond::collectors
+
+#endif  // EDGEMOND_COLLECTORS_MEMORY_COLLECTOR_H_
