@@ -8,7 +8,7 @@
 //   series_major  one row per sample, WITHOUT ROWID, PRIMARY KEY (series_id, ts).
 // The two raw layouts use the store's settings and flush path (same PRAGMAs, one transaction
 // per flush with rows in key order, per-series extents, a passive checkpoint every 1000 WAL
-// frames, retention in whole batches of 20,000 samples checked after every flush) and differ
+// frames, retention in whole batches (--retention-batch) checked after every flush) and differ
 // only in the key and in how retention has to delete (a time-major table is trimmed from its
 // front; a series-major one at the start of every series).
 //
@@ -64,7 +64,8 @@ struct Options {
   int flush_seconds = 10;
   double retention_hours = 0;  // 0: longer than the run (nothing expires).
   int query_repeats = 15;
-  int checkpoint_frames = 1000;  // The store's checkpoint threshold (StorageOptions).
+  int checkpoint_frames = 1000;          // The store's checkpoint threshold (StorageOptions).
+  std::int64_t retention_batch = 20000;  // Samples per retention batch, every layout.
   std::vector<std::string> layouts = {"store", "time_major", "series_major"};
 };
 
@@ -98,6 +99,12 @@ double CpuSeconds() {
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+std::string Format(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), format, value);
+  return buffer;
 }
 
 double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
@@ -137,6 +144,10 @@ struct Report {
   std::int64_t database_bytes = 0;  // After the final clean close (no WAL left).
   IoCounters ingest_io;             // Appends, flushes, retention, checkpoints and close.
   IoCounters retention_io;          // The part written by EnforceRetention calls.
+  // Bytes written per sample from 10 minutes after retention starts deleting to the end of the
+  // ingest (the steady state of a device that has been up longer than the retention); 0 without
+  // retention.
+  double steady_written_per_sample = 0;
   double ingest_cpu_s = 0;
   std::vector<double> flush_ms;
   std::vector<double> retention_ms;
@@ -225,11 +236,13 @@ class StoreLayout final : public LayoutUnderTest {
 
 class RawLayout final : public LayoutUnderTest {
  public:
-  RawLayout(std::string path, bool time_major, int series, std::int64_t retention_ms)
+  RawLayout(std::string path, bool time_major, int series, std::int64_t retention_ms,
+            std::int64_t retention_batch)
       : path_(std::move(path)),
         time_major_(time_major),
         series_(series),
-        retention_ms_(retention_ms) {
+        retention_ms_(retention_ms),
+        retention_batch_(retention_batch) {
     // As the store does: auto_vacuum must be chosen before WAL is switched on (in Reopen).
     OpenConnection();
     Check(db_->Execute("PRAGMA page_size=4096; PRAGMA auto_vacuum=INCREMENTAL"), "auto_vacuum");
@@ -305,21 +318,21 @@ class RawLayout final : public LayoutUnderTest {
   void EnforceRetention(std::int64_t now_ms) override {
     if (retention_ms_ <= 0) return;
     const std::int64_t cutoff = now_ms - retention_ms_;
-    // The store's policy: once a whole batch of 20,000 samples has expired, delete it.
-    constexpr std::int64_t kBatch = 20000;
+    // The store's policy: once a whole batch has expired, delete it.
+    const std::int64_t batch = retention_batch_;
     std::int64_t batch_end = 0;
     if (time_major_) {
       auto select = Check(db_->GetCachedStatement("SELECT ts FROM samples WHERE ts < ? ORDER BY "
                                                   "ts LIMIT 1 OFFSET ?"),
                           "prepare batch end");
       select.BindInt64(0, cutoff);
-      select.BindInt64(1, kBatch - 1);
+      select.BindInt64(1, batch - 1);
       if (!Check(select.Step(), "batch end")) return;
       batch_end = select.ColumnInt64(0);
     } else {
       // No index on ts alone: find the batch by arithmetic (one sample per series per second).
       if (oldest_ms_ == 0) oldest_ms_ = kStartMs;
-      batch_end = oldest_ms_ + kBatch / series_ * 1000 - 1;
+      batch_end = oldest_ms_ + std::max<std::int64_t>(batch / series_, 1) * 1000 - 1;
       if (batch_end >= cutoff) return;
       oldest_ms_ = batch_end + 1;
     }
@@ -423,6 +436,7 @@ class RawLayout final : public LayoutUnderTest {
   const bool time_major_;
   const int series_;
   const std::int64_t retention_ms_;
+  const std::int64_t retention_batch_;
   std::int64_t oldest_ms_ = 0;  // Series-major retention: start of the oldest batch.
   std::unique_ptr<Database> db_;
   std::vector<Row> head_;
@@ -449,19 +463,27 @@ Report Run(const Options& options, const std::string& layout) {
     store_options.flush_interval = std::chrono::seconds(options.flush_seconds);
     if (retention_ms > 0) store_options.retention = std::chrono::milliseconds(retention_ms);
     store_options.checkpoint_wal_frames = options.checkpoint_frames;
+    store_options.retention_batch_samples = options.retention_batch;
     target = std::make_unique<StoreLayout>(sim, store_options);
   } else if (layout == "time_major" || layout == "series_major") {
-    target =
-        std::make_unique<RawLayout>(path, layout == "time_major", options.series, retention_ms);
+    target = std::make_unique<RawLayout>(path, layout == "time_major", options.series, retention_ms,
+                                         options.retention_batch);
   } else {
     std::fprintf(stderr, "unknown layout %s\n", layout.c_str());
     std::exit(2);
   }
 
   const auto ticks = static_cast<std::int64_t>(options.hours * 3600);
+  const std::int64_t steady_tick = retention_ms > 0 ? retention_ms / 1000 + 600 : -1;
+  IoCounters steady_io;
+  std::int64_t steady_samples = 0;
   std::vector<Reading> batch;
   std::int64_t now_ms = kStartMs;
   for (std::int64_t tick = 0; tick < ticks; ++tick) {
+    if (tick == steady_tick) {
+      steady_io = IoCounters::Read();
+      steady_samples = report.samples;
+    }
     // A daemon's wall stamps wander by a millisecond or two around its monotonic schedule.
     now_ms = kStartMs + tick * 1000 + (tick * 7919) % 3;
     batch.clear();
@@ -479,6 +501,10 @@ Report Run(const Options& options, const std::string& layout) {
       report.retention_io = report.retention_io + (IoCounters::Read() - before_retention);
       report.retention_ms.push_back(Ms(Clock::now() - start));
     }
+  }
+  if (steady_tick >= 0 && steady_tick < ticks) {
+    report.steady_written_per_sample = static_cast<double>((IoCounters::Read() - steady_io).wchar) /
+                                       static_cast<double>(report.samples - steady_samples);
   }
   target->Close();
   report.ingest_cpu_s = CpuSeconds() - cpu_before;
@@ -514,24 +540,28 @@ Report Run(const Options& options, const std::string& layout) {
 void Print(const Options& options, const std::vector<Report>& reports) {
   std::printf(
       "SQLite %s; series=%d hours=%g flush_seconds=%d retention_hours=%g query_repeats=%d "
-      "checkpoint_frames=%d\n\n",
+      "checkpoint_frames=%d retention_batch=%lld\n\n",
       sqlite3_libversion(), options.series, options.hours, options.flush_seconds,
-      options.retention_hours, options.query_repeats, options.checkpoint_frames);
+      options.retention_hours, options.query_repeats, options.checkpoint_frames,
+      static_cast<long long>(options.retention_batch));
   std::printf(
       "| layout | samples | on disk B/sample | written B/sample (wchar) | of which retention | "
+      "written B/sample, retention active | "
       "write_bytes B/sample | "
       "write syscalls/flush | flush ms p50 / p99 / max | retention ms p50 / max | ingest CPU "
-      "us/sample | 1 series 24 h -> 1000 pts ms | 13 series 1 h @10 s ms | 1 series 1 h raw "
+      "us/sample | 1 series, whole run (up to 24 h) -> 1000 pts ms | 13 series 1 h @10 s ms | 1 "
+      "series 1 h raw "
       "ms |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Report& r : reports) {
     const double n = static_cast<double>(r.samples);
     std::printf(
         "| %s | %" PRId64
-        " | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f / %.2f / %.2f | %.2f / %.2f | "
+        " | %.1f | %.1f | %.1f | %s | %.1f | %.1f | %.2f / %.2f / %.2f | %.2f / %.2f | "
         "%.2f | %.1f (%" PRId64 " pts) | %.2f (%" PRId64 " pts) | %.2f (%" PRId64 " pts) |\n",
         r.layout.c_str(), r.samples, static_cast<double>(r.database_bytes) / n,
         static_cast<double>(r.ingest_io.wchar) / n, static_cast<double>(r.retention_io.wchar) / n,
+        r.steady_written_per_sample > 0 ? Format("%.1f", r.steady_written_per_sample).c_str() : "-",
         static_cast<double>(r.ingest_io.write_bytes) / n,
         static_cast<double>(r.ingest_io.syscw) / static_cast<double>(r.flushes),
         Percentile(r.flush_ms, 0.5), Percentile(r.flush_ms, 0.99), Percentile(r.flush_ms, 1.0),
@@ -578,12 +608,15 @@ int Main(int argc, char** argv) {
       options.query_repeats = std::atoi(value().c_str());
     } else if (arg == "--checkpoint-frames") {
       options.checkpoint_frames = std::atoi(value().c_str());
+    } else if (arg == "--retention-batch") {
+      options.retention_batch = std::atoll(value().c_str());
     } else if (arg == "--layouts") {
       options.layouts = SplitCommas(value());
     } else {
       std::fprintf(stderr,
                    "usage: %s --dir DIR [--series N] [--hours H] [--flush-seconds S] "
-                   "[--retention-hours H] [--query-repeats N] [--checkpoint-frames N] "
+                   "[--retention-hours H] [--retention-batch N] [--query-repeats N] "
+                   "[--checkpoint-frames N] "
                    "[--layouts store,time_major,"
                    "series_major]\n",
                    argv[0]);
@@ -591,7 +624,8 @@ int Main(int argc, char** argv) {
     }
   }
   if (options.dir.empty() || options.series <= 0 || options.hours <= 0 ||
-      options.flush_seconds <= 0 || options.query_repeats <= 0 || options.checkpoint_frames <= 0) {
+      options.flush_seconds <= 0 || options.query_repeats <= 0 || options.checkpoint_frames <= 0 ||
+      options.retention_batch <= 0) {
     std::fprintf(stderr, "--dir is required; counts must be positive\n");
     return 2;
   }

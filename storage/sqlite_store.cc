@@ -1,5 +1,7 @@
 #include "storage/sqlite_store.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +40,8 @@ constexpr int kVacuumPagesPerCall = 512;
 // With more series than this, a multi-series query filters series ids in C++ instead of binding
 // an IN list (SQLite allows at most 32766 parameters).
 constexpr std::size_t kMaxInListSeries = 256;
+// Head capacity kept after a flush: a flush interval of 500 series at 1 Hz fits (10 s: 5,000).
+constexpr std::size_t kHeadCapacityToKeep = 16384;
 
 Status PathError(int error_number, const std::string& message) {
   Status status = Status::FromErrno(error_number, message);
@@ -82,6 +86,24 @@ Status CheckDatabasePath(const std::string& path) {
     }
   }
   return Status::Ok();
+}
+
+// Takes the store's exclusive lock (see the header).
+Result<UniqueFd> LockDatabase(const std::string& path) {
+  const std::string lock_path = path + ".lock";
+  UniqueFd fd(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+  if (!fd) return PathError(errno, "storage: cannot create lock file " + lock_path);
+  if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+    const int error_number = errno;
+    if (error_number == EWOULDBLOCK) {
+      return Status(StatusCode::kFailedPrecondition,
+                    "storage: database " + path + " is in use by another edgemond (lock file " +
+                        lock_path + "); run one per database",
+                    error_number);
+    }
+    return PathError(error_number, "storage: cannot lock " + lock_path);
+  }
+  return fd;
 }
 
 Status ValidateOptions(const StorageOptions& options) {
@@ -138,6 +160,7 @@ std::int64_t FileSize(const std::string& path) {
 Result<std::unique_ptr<SqliteStore>> SqliteStore::Open(const StorageOptions& options) {
   EDGEMOND_RETURN_IF_ERROR(ValidateOptions(options));
   EDGEMOND_RETURN_IF_ERROR(CheckDatabasePath(options.path));
+  EDGEMOND_ASSIGN_OR_RETURN(UniqueFd lock_fd, LockDatabase(options.path));
 
   DatabaseOptions writer_options;
   writer_options.mode = DatabaseOptions::Mode::kReadWriteCreate;
@@ -160,14 +183,17 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::Open(const StorageOptions& opt
   EDGEMOND_RETURN_IF_ERROR(ConfigureConnection(*reader));
 
   std::unique_ptr<SqliteStore> store(
-      new SqliteStore(options, std::move(writer), std::move(reader)));
+      new SqliteStore(options, std::move(lock_fd), std::move(writer), std::move(reader)));
   EDGEMOND_RETURN_IF_ERROR(store->LoadCatalog());
   return store;
 }
 
-SqliteStore::SqliteStore(StorageOptions options, std::unique_ptr<Database> writer,
+SqliteStore::SqliteStore(StorageOptions options, UniqueFd lock_fd, std::unique_ptr<Database> writer,
                          std::unique_ptr<Database> reader)
-    : options_(std::move(options)), writer_(std::move(writer)), reader_(std::move(reader)) {}
+    : options_(std::move(options)),
+      lock_fd_(std::move(lock_fd)),
+      writer_(std::move(writer)),
+      reader_(std::move(reader)) {}
 
 SqliteStore::~SqliteStore() = default;
 
@@ -378,6 +404,8 @@ Status SqliteStore::WriteFlush(const std::vector<HeadSample>& rows,
   std::lock_guard lock(mu_);
   EDGEMOND_RETURN_IF_ERROR(transaction.Commit());
   head_.clear();  // Append cannot run meanwhile (write_mu_), so every head sample was written.
+  // After a long run of failed flushes, give the backlog's memory back.
+  if (head_.capacity() > kHeadCapacityToKeep) std::vector<HeadSample>().swap(head_);
   for (SeriesEntry* entry : new_series) entry->persisted = true;
   for (SeriesEntry* entry : extents) entry->extent_dirty = false;
   return Status::Ok();

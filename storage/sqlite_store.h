@@ -26,8 +26,10 @@
 // once: in the head before the commit, in the database after it. Lock order: write_mu_ or
 // read_mu_ (never both), then mu_.
 //
-// One process writes a database file: a second edgemond on the same file fails its flushes with
-// kFailedPrecondition (its series ids collide), it does not corrupt the file.
+// One store per database file: Open() takes an exclusive flock(2) on `<path>.lock` for the life of
+// the store (released by the kernel if the process dies), so a second edgemond on the same file is
+// refused instead of interleaving its catalog with the first one's. The lock is on a separate
+// file because closing any descriptor of the database file itself would drop SQLite's own locks.
 //
 // Destroying the store does not flush: call Flush() first (the daemon does on SIGTERM).
 
@@ -48,6 +50,7 @@
 
 #include "core/result.h"
 #include "core/status.h"
+#include "core/unique_fd.h"
 #include "storage/sqlite/database.h"
 #include "storage/store.h"
 
@@ -83,7 +86,8 @@ class SqliteStore final : public Store {
   //   kNotFound            the directory does not exist;
   //   kPermissionDenied    the directory or the file is not writable;
   //   kCorruption          the file is not a SQLite database, or fails quick_check;
-  //   kFailedPrecondition  it is another application's database, or a newer schema.
+  //   kFailedPrecondition  another store has it open, it is another application's
+  //                        database, or it has a newer schema.
   // A file that cannot be used is never modified.
   static Result<std::unique_ptr<SqliteStore>> Open(const StorageOptions& options);
 
@@ -115,7 +119,7 @@ class SqliteStore final : public Store {
     bool extent_dirty = false;  // first_ms/last_ms changed since the last flush.
   };
 
-  SqliteStore(StorageOptions options, std::unique_ptr<sqlite::Database> writer,
+  SqliteStore(StorageOptions options, UniqueFd lock_fd, std::unique_ptr<sqlite::Database> writer,
               std::unique_ptr<sqlite::Database> reader);
 
   Status LoadCatalog();
@@ -128,6 +132,7 @@ class SqliteStore final : public Store {
   std::size_t head_limit() const;
 
   const StorageOptions options_;
+  const UniqueFd lock_fd_;  // Holds the exclusive flock on `<path>.lock`.
 
   // Serializes Append/Flush/EnforceRetention; the writer connection belongs to it.
   std::mutex write_mu_;

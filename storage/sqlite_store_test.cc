@@ -618,6 +618,47 @@ TEST_F(SqliteStoreTest, RetentionForgetsSeriesWithNothingLeft) {
   }
 }
 
+TEST_F(SqliteStoreTest, RetentionGivesSpaceBackToTheFileSystem) {
+  StorageOptions options = Options();
+  options.retention = std::chrono::minutes(5);
+  options.retention_batch_samples = 100000;
+  auto store = Open(options);
+  constexpr int kSeries = 200;
+  constexpr int kSeconds = 3000;  // 600,000 samples, ~14 MB.
+  for (int i = 0; i < kSeconds; ++i) {
+    std::vector<Sample> batch;
+    for (int s = 0; s < kSeries; ++s) {
+      batch.push_back(MakeSample(kCpu, {{"cpu", std::to_string(s)}}, kT0 + i * 1000LL, i * 0.5));
+    }
+    ASSERT_TRUE(store->Append(batch).ok());
+    if (i % 100 == 99) {
+      ASSERT_TRUE(store->Flush().ok());
+    }
+  }
+  store.reset();  // The last connection checkpoints and truncates the WAL.
+  const auto full_bytes = std::filesystem::file_size(path_);
+  ASSERT_GT(full_bytes, 12u << 20);
+
+  store = Open(options);
+  const WallTime now = At(kT0 + (kSeconds - 1) * 1000LL);
+  for (int calls = 0; calls < 20; ++calls) ASSERT_TRUE(store->EnforceRetention(now).ok());
+  store.reset();
+  // 9 of the 14 MB expired; all but the 8 MiB kept for reuse went back to the file system.
+  const auto trimmed_bytes = std::filesystem::file_size(path_);
+  EXPECT_LT(trimmed_bytes, full_bytes - (2u << 20));
+  auto db = sqlite::Database::Open(path_, {});
+  ASSERT_TRUE(db.ok());
+  EXPECT_LE((*db)->QueryInt64("PRAGMA freelist_count").value(), 2048);
+  EXPECT_TRUE((*db)->IntegrityCheck().ok());
+  // Whole batches: what expired but does not fill a batch is still there.
+  const std::int64_t kept =
+      StoredRows("ts >= " + std::to_string(ToUnixMillis(now) - 5 * 60 * 1000));
+  const std::int64_t waiting = (*db)->QueryInt64("SELECT count(*) FROM samples").value() - kept;
+  EXPECT_EQ(kept, 301 * kSeries);
+  EXPECT_GE(waiting, 0);
+  EXPECT_LT(waiting, options.retention_batch_samples);
+}
+
 TEST_F(SqliteStoreTest, QueriesRunConcurrentlyWithAppendsAndFlushes) {
   auto store = Open();
   ASSERT_TRUE(store->Append({MakeSample(kCpu, {{"cpu", "0"}}, kT0, 0)}).ok());
@@ -781,6 +822,19 @@ TEST_F(SqliteStoreTest, DatabaseFromANewerEdgemondIsRefused) {
   EXPECT_EQ(store.status().code(), StatusCode::kFailedPrecondition) << store.status();
   EXPECT_NE(store.status().message().find("schema version 2"), std::string_view::npos)
       << store.status();
+}
+
+TEST_F(SqliteStoreTest, OneStorePerDatabaseFile) {
+  auto first = Open();
+  ASSERT_NE(first, nullptr);
+  const auto second = SqliteStore::Open(Options());
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kFailedPrecondition) << second.status();
+  EXPECT_EQ(second.status().message(), "storage: database " + path_ +
+                                           " is in use by another edgemond (lock file " + path_ +
+                                           ".lock); run one per database");
+  first.reset();  // Released with the store.
+  EXPECT_NE(Open(), nullptr);
 }
 
 TEST_F(SqliteStoreTest, InvalidOptionsAreRejected) {
