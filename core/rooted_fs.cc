@@ -86,32 +86,39 @@ Result<UniqueFd> RootedFs::OpenFile(std::string_view path, int flags) const {
 
 namespace {
 
-// Reads from `fd` at offset 0 until EOF or `max_bytes`, into `out`.
+// Reads from `fd` at offset 0 until EOF or `max_bytes`, into `out`. Most device files fit in
+// one page, so the first read goes to a stack buffer: growing `out` first would zero-fill it,
+// which costs more than the read itself.
 Status PreadAll(int fd, std::size_t max_bytes, std::string_view path, std::string& out) {
-  out.clear();
-  std::size_t capacity = std::min<std::size_t>(max_bytes, 4096);
-  off_t offset = 0;
-  for (;;) {
-    if (out.size() == capacity) {
-      if (capacity >= max_bytes) {
-        return Status::ResourceExhausted(DevicePath(path) + ": larger than " +
-                                         std::to_string(max_bytes) + " bytes");
-      }
-      capacity = std::min(max_bytes, capacity * 2);
+  char page[4096];
+  // A single read per chunk, no retry on EAGAIN: broken drivers return EAGAIN forever.
+  ssize_t n = ::pread(fd, page, std::min(sizeof(page), max_bytes), 0);
+  if (n < 0) {
+    const int err = errno;
+    out.clear();
+    return Status::FromErrno(err, DevicePath(path));
+  }
+  out.assign(page, static_cast<std::size_t>(n));
+  off_t offset = n;
+  while (n > 0) {
+    if (out.size() >= max_bytes) {
+      // Only an error if there is more to read.
+      n = ::pread(fd, page, 1, offset);
+      if (n == 0) return Status::Ok();
+      out.clear();
+      return Status::ResourceExhausted(DevicePath(path) + ": larger than " +
+                                       std::to_string(max_bytes) + " bytes");
     }
-    const std::size_t used = out.size();
-    out.resize(capacity);
-    // A single read per chunk, no retry on EAGAIN: broken drivers return EAGAIN forever.
-    const ssize_t n = ::pread(fd, out.data() + used, capacity - used, offset);
+    n = ::pread(fd, page, std::min(sizeof(page), max_bytes - out.size()), offset);
     if (n < 0) {
       const int err = errno;
       out.clear();
       return Status::FromErrno(err, DevicePath(path));
     }
-    out.resize(used + static_cast<std::size_t>(n));
-    if (n == 0) return Status::Ok();
+    out.append(page, static_cast<std::size_t>(n));
     offset += n;
   }
+  return Status::Ok();
 }
 
 }  // namespace

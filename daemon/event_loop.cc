@@ -42,6 +42,8 @@ Result<std::unique_ptr<EventLoop>> EventLoop::Create() {
   return std::unique_ptr<EventLoop>(new EventLoop(event));
 }
 
+EventLoop::EventLoop(sd_event* event) : event_(event) {}
+
 EventLoop::~EventLoop() {
   sources_.clear();  // Sources hold references to the loop; drop them first.
   sd_event_unref(event_);

@@ -41,7 +41,7 @@ class EventLoop final {
 
  private:
   struct Source;
-  explicit EventLoop(sd_event* event) : event_(event) {}
+  explicit EventLoop(sd_event* event);
 
   sd_event* event_;                               // Owned (one reference).
   std::vector<std::unique_ptr<Source>> sources_;  // Each owns its sd_event_source.

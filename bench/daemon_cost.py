@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Measures what edgemond costs on a device, next to node_exporter, in the same run.
+
+Both programs read the same fixture tree (a board laid out under --root / --path.*) for the same
+wall-clock window: edgemond collects at 1 Hz and writes to its SQLite database; node_exporter is
+scraped once per second (it collects at scrape time). A second edgemond is also scraped once per
+second, so its /metrics rendering is counted too. Reported per program: CPU time per collection
+cycle and per sample (from /proc/PID/task/*/schedstat, nanosecond run time of every thread),
+share of one core, peak and final RSS, and for edgemond the database bytes per sample on disk and
+the bytes written per sample (/proc/PID/io write_bytes, WAL and checkpoints included).
+
+Usage: bench/daemon_cost.py [--board jetson-orin-jp6] [--seconds 120] [--build build]
+Needs: a built tree (cmake --build build), prometheus-node-exporter, sqlite3, curl.
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def cpu_ns(pid):
+    total = 0
+    for path in glob.glob(f"/proc/{pid}/task/*/schedstat"):
+        try:
+            with open(path) as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass  # A thread that exited between glob and open.
+    return total
+
+
+def status_kib(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def write_bytes(pid):
+    with open(f"/proc/{pid}/io") as f:
+        for line in f:
+            if line.startswith("write_bytes:"):
+                return int(line.split()[1])
+    return 0
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url):
+    with urllib.request.urlopen(url, timeout=10) as reply:
+        return reply.read().decode()
+
+
+def samples_in(exposition):
+    return sum(1 for line in exposition.splitlines() if line and not line.startswith("#"))
+
+
+def start_edgemond(binary, root, workdir, name):
+    config = os.path.join(workdir, f"{name}.json")
+    with open(config, "w") as f:
+        f.write("{}")
+    log = open(os.path.join(workdir, f"{name}.log"), "w")
+    db = os.path.join(workdir, f"{name}.db")
+    proc = subprocess.Popen([binary, "--config", config, "--root", root, "--db", db,
+                             "--listen", "127.0.0.1:0", "--interval", "1"],
+                            stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(200):
+        with open(log.name) as f:
+            match = re.search(r"serving http://127\.0\.0\.1:(\d+)", f.read())
+        if match:
+            return proc, int(match.group(1)), db
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    sys.exit(f"edgemond did not start; see {log.name}")
+
+
+def db_samples(db):
+    out = subprocess.run(["sqlite3", f"file:{db}?mode=ro", "SELECT count(*) FROM samples"],
+                         capture_output=True, text=True, check=True)
+    return int(out.stdout.strip())
+
+
+def db_bytes(db):
+    return sum(os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--board", default="jetson-orin-jp6")
+    parser.add_argument("--seconds", type=int, default=120)
+    parser.add_argument("--build", default=os.path.join(REPO, "build"))
+    args = parser.parse_args()
+
+    root = os.path.join(REPO, "tests", "fixtures", "devices", args.board)
+    edgemond = os.path.join(args.build, "daemon", "edgemond")
+    node_exporter = shutil.which("prometheus-node-exporter") or shutil.which("node_exporter")
+    if not os.path.exists(edgemond):
+        sys.exit(f"{edgemond} not found: build first (cmake --build build)")
+    if node_exporter is None:
+        sys.exit("node_exporter not found: apt-get install prometheus-node-exporter")
+
+    with tempfile.TemporaryDirectory(prefix="edgemond-bench-") as workdir:
+        quiet, quiet_port, quiet_db = start_edgemond(edgemond, root, workdir, "edgemond")
+        scraped, scraped_port, _ = start_edgemond(edgemond, root, workdir, "edgemond-scraped")
+        ne_port = free_port()
+        ne = subprocess.Popen([node_exporter, f"--path.procfs={root}/proc",
+                               f"--path.sysfs={root}/sys", f"--path.rootfs={root}",
+                               f"--web.listen-address=127.0.0.1:{ne_port}"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(15)  # Warm up: both daemons settle; edgemond flushes at least once.
+
+        ne_samples = samples_in(fetch(f"http://127.0.0.1:{ne_port}/metrics"))
+        latest = json.loads(fetch(f"http://127.0.0.1:{quiet_port}/api/v1/latest"))["data"]
+        edgemond_samples = sum(1 for item in latest if item["value"] is not None)
+        procs = {"edgemond": quiet.pid, "edgemond+scrape": scraped.pid, "node_exporter": ne.pid}
+        cpu0 = {name: cpu_ns(pid) for name, pid in procs.items()}
+        written0 = write_bytes(quiet.pid)
+        stored0 = db_samples(quiet_db)
+        t0 = time.monotonic()
+        scrape_ms = {"edgemond+scrape": [], "node_exporter": []}
+        next_tick = t0
+        while time.monotonic() - t0 < args.seconds:
+            for name, port in (("edgemond+scrape", scraped_port), ("node_exporter", ne_port)):
+                start = time.monotonic()
+                fetch(f"http://127.0.0.1:{port}/metrics")
+                scrape_ms[name].append((time.monotonic() - start) * 1000)
+            next_tick += 1
+            time.sleep(max(0, next_tick - time.monotonic()))
+        elapsed = time.monotonic() - t0
+        cpu1 = {name: cpu_ns(pid) for name, pid in procs.items()}
+        written1 = write_bytes(quiet.pid)
+        stored1 = db_samples(quiet_db)
+        rss = {name: (status_kib(pid, "VmRSS"), status_kib(pid, "VmHWM"))
+               for name, pid in procs.items()}
+        size = db_bytes(quiet_db)
+        total_stored = stored1
+        for proc in (quiet, scraped, ne):
+            proc.send_signal(signal.SIGTERM)
+        for proc in (quiet, scraped, ne):
+            proc.wait(timeout=30)
+
+    cycles = elapsed  # One collection (or scrape) per second.
+    per_sample = {"edgemond": edgemond_samples, "edgemond+scrape": edgemond_samples,
+                  "node_exporter": ne_samples}
+    print(f"board: {args.board}; window: {elapsed:.0f} s at 1 Hz; "
+          f"samples per cycle: edgemond {edgemond_samples}, node_exporter {ne_samples}")
+    print()
+    print("| program | CPU per cycle | CPU per sample | share of one core | RSS (peak) |")
+    print("|---|---|---|---|---|")
+    results = {}
+    for name in procs:
+        ns = cpu1[name] - cpu0[name]
+        per_cycle_us = ns / cycles / 1000
+        per_sample_ns = ns / cycles / per_sample[name]
+        results[name] = per_sample_ns
+        print(f"| {name} | {per_cycle_us:.0f} µs | {per_sample_ns:.0f} ns | "
+              f"{ns / (elapsed * 1e9) * 100:.3f} % | {rss[name][0] / 1024:.1f} MiB "
+              f"({rss[name][1] / 1024:.1f} MiB) |")
+    print()
+    new_samples = stored1 - stored0
+    print(f"edgemond database: {size} bytes for {total_stored} samples = "
+          f"{size / max(1, total_stored):.1f} B/sample on disk; written in the window: "
+          f"{written1 - written0} bytes for {new_samples} samples = "
+          f"{(written1 - written0) / max(1, new_samples):.1f} B/sample")
+    print(f"CPU per sample, node_exporter / edgemond: "
+          f"{results['node_exporter'] / results['edgemond']:.1f}x "
+          f"(with edgemond also scraped: "
+          f"{results['node_exporter'] / results['edgemond+scrape']:.1f}x)")
+    for name, values in scrape_ms.items():
+        print(f"scrape latency {name}: median {statistics.median(values):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+#include "daemon/api_backend_impl.h"
+
+#include "collectors/device_info.h"
+
+namespace edgemond::daemon {
+namespace {
+
+template <typename T>
+nlohmann::json Optional(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+std::shared_ptr<const std::vector<Sample>> ApiBackendImpl::Latest() const {
+  std::lock_guard lock(mu_);
+  return latest_;
+}
+
+void ApiBackendImpl::SetLatest(std::vector<Sample> samples) {
+  auto snapshot = std::make_shared<const std::vector<Sample>>(std::move(samples));
+  const SteadyTime now = clock_.Now();
+  std::lock_guard lock(mu_);
+  latest_ = std::move(snapshot);
+  last_tick_ = now;
+}
+
+void ApiBackendImpl::SetInterval(std::chrono::nanoseconds interval) {
+  std::lock_guard lock(mu_);
+  interval_ = interval;
+}
+
+nlohmann::json ApiBackendImpl::Device() const {
+  const collectors::DeviceInfo info = collectors::ReadDeviceInfo(fs_);
+  return {
+      {"hostname", Optional(info.hostname)},
+      {"kernel",
+       {{"release", Optional(info.kernel_release)}, {"version", Optional(info.kernel_version)}}},
+      {"architecture", Optional(info.architecture)},
+      {"cpu",
+       {{"model", Optional(info.cpu_model)},
+        {"cores_present", Optional(info.cpu_cores_present)},
+        {"cores_online", Optional(info.cpu_cores_online)}}},
+      {"memory_total_bytes", Optional(info.memory_total_bytes)},
+      {"uptime_seconds", Optional(info.uptime_seconds)},
+      {"board", {{"vendor", Optional(info.board_vendor)}, {"model", Optional(info.board_model)}}},
+  };
+}
+
+Result<std::vector<SeriesInfo>> ApiBackendImpl::ListSeries(
+    const std::optional<SeriesSelector>& selector) const {
+  return store_.ListSeries(selector);
+}
+
+Result<QueryResult> ApiBackendImpl::Query(const RangeQuery& query) const {
+  return store_.Query(query);
+}
+
+http::Health ApiBackendImpl::GetHealth() const {
+  std::lock_guard lock(mu_);
+  if (!last_tick_) return {true, false, "waiting for the first collection"};
+  // Alive while ticks keep coming: a loop stuck for more than a few intervals (and at least
+  // 10 s, so a slow sensor read does not flap the check) is reported unhealthy.
+  const auto allowed = std::max<std::chrono::nanoseconds>(interval_ * 5, std::chrono::seconds(10));
+  const auto since = clock_.Now() - *last_tick_;
+  if (since > allowed) {
+    return {false, false,
+            "no collection for " +
+                std::to_string(std::chrono::duration_cast<std::chrono::seconds>(since).count()) +
+                " s"};
+  }
+  return {true, true, ""};
+}
+
+}  // namespace edgemond::daemon

@@ -1,0 +1,56 @@
+// The daemon's implementation of http::ApiBackend: the latest collection (swapped in by the loop
+// after every tick), device identity read on demand, and queries answered by the store.
+//
+// Thread safety: SetLatest()/MarkTick() are called from the loop thread; everything else from
+// the HTTP threads. The latest snapshot is an immutable vector behind a shared_ptr swapped under
+// a mutex, so readers never copy it while holding the lock.
+
+#ifndef EDGEMOND_DAEMON_API_BACKEND_IMPL_H_
+#define EDGEMOND_DAEMON_API_BACKEND_IMPL_H_
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/rooted_fs.h"
+#include "http/api_backend.h"
+#include "storage/store.h"
+
+namespace edgemond::daemon {
+
+class ApiBackendImpl final : public http::ApiBackend {
+ public:
+  // All references are borrowed and must outlive this object.
+  ApiBackendImpl(const RootedFs& fs, storage::Store& store, const Clock& clock,
+                 std::chrono::nanoseconds interval)
+      : fs_(fs), store_(store), clock_(clock), interval_(interval) {}
+
+  std::shared_ptr<const std::vector<Sample>> Latest() const override;
+  nlohmann::json Device() const override;
+  Result<std::vector<SeriesInfo>> ListSeries(
+      const std::optional<SeriesSelector>& selector) const override;
+  Result<QueryResult> Query(const RangeQuery& query) const override;
+  http::Health GetHealth() const override;
+
+  // Publishes a finished tick's samples.
+  void SetLatest(std::vector<Sample> samples);
+  void SetInterval(std::chrono::nanoseconds interval);
+
+ private:
+  const RootedFs& fs_;
+  storage::Store& store_;
+  const Clock& clock_;
+
+  mutable std::mutex mu_;
+  std::shared_ptr<const std::vector<Sample>> latest_ =
+      std::make_shared<const std::vector<Sample>>();  // Guarded by mu_.
+  std::optional<SteadyTime> last_tick_;               // Guarded by mu_.
+  std::chrono::nanoseconds interval_;                 // Guarded by mu_.
+};
+
+}  // namespace edgemond::daemon
+
+#endif  // EDGEMOND_DAEMON_API_BACKEND_IMPL_H_

@@ -1,0 +1,144 @@
+#include "storage/schema.h"
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "storage/sqlite/transaction.h"
+
+namespace edgemond::storage {
+
+namespace {
+
+// v1, the foundation layout. Why each choice: docs/adr/0001-storage-v1-layout.md.
+Status CreateV1(sqlite::Database& db) {
+  return db.Execute(R"sql(
+    -- The series catalog. `labels` is the canonical label text (storage/label_text.h), so that
+    -- name || '{' || labels || '}' is the series key.
+    CREATE TABLE series (
+      id     INTEGER PRIMARY KEY,
+      name   TEXT NOT NULL,
+      labels TEXT NOT NULL,
+      unit   TEXT NOT NULL,
+      type   TEXT NOT NULL CHECK (type IN ('gauge', 'counter')),
+      UNIQUE (name, labels)
+    );
+    -- Oldest and newest stored sample of each series, in ms since the epoch. A table of its own
+    -- so that the update every flush makes dirties one small page, not the catalog's pages.
+    CREATE TABLE series_extent (
+      series_id INTEGER PRIMARY KEY,
+      first_ms  INTEGER NOT NULL,
+      last_ms   INTEGER NOT NULL
+    );
+    -- One row per sample that has a value; ts in ms since the epoch. Time-major clustered key:
+    -- a flush appends at the right edge of the B-tree and retention trims its left edge.
+    CREATE TABLE samples (
+      ts        INTEGER NOT NULL,
+      series_id INTEGER NOT NULL,
+      value     REAL NOT NULL,
+      PRIMARY KEY (ts, series_id)
+    ) WITHOUT ROWID;
+  )sql");
+}
+
+constexpr std::array<Migration, 1> kMigrations = {{
+    {1, "series catalog, extents and time-major samples", &CreateV1},
+}};
+
+std::string Hex(std::int64_t value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "0x%08llx",
+                static_cast<unsigned long long>(static_cast<std::uint32_t>(value)));
+  return buffer;
+}
+
+Status ValidateMigrations(std::span<const Migration> migrations) {
+  for (std::size_t i = 0; i < migrations.size(); ++i) {
+    if (migrations[i].to_version != static_cast<int>(i) + 1 || migrations[i].apply == nullptr) {
+      return Status::Internal("schema migrations must be numbered 1, 2, 3, ... without gaps");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::span<const Migration> BuiltinMigrations() { return kMigrations; }
+
+int CurrentSchemaVersion() { return kMigrations.back().to_version; }
+
+Result<int> CheckSchema(sqlite::Database& db, std::span<const Migration> migrations) {
+  EDGEMOND_RETURN_IF_ERROR(ValidateMigrations(migrations));
+  const int newest = migrations.empty() ? 0 : migrations.back().to_version;
+  EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t application_id,
+                            db.QueryInt64("PRAGMA application_id"));
+  EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t version, db.QueryInt64("PRAGMA user_version"));
+  const std::string& path = db.path();
+  if (application_id != 0 && application_id != kApplicationId) {
+    return Status::FailedPrecondition("database " + path +
+                                      " belongs to another application (application_id " +
+                                      Hex(application_id) + "); refusing to use it");
+  }
+  if (version > newest) {
+    return Status::FailedPrecondition(
+        "database " + path + " has schema version " + std::to_string(version) +
+        ", newer than this edgemond understands (" + std::to_string(newest) +
+        "): it was written by a newer edgemond; upgrade edgemond or use another database path");
+  }
+  if (version < 0 || (version > 0 && application_id != kApplicationId)) {
+    return Status::FailedPrecondition("database " + path + " has user_version " +
+                                      std::to_string(version) +
+                                      " but is not an edgemond database; refusing to use it");
+  }
+  if (version == 0) {
+    EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t objects,
+                              db.QueryInt64("SELECT count(*) FROM sqlite_master"));
+    if (objects > 0) {
+      return Status::FailedPrecondition(
+          "database " + path +
+          " already has tables but no edgemond schema version: it is not an edgemond "
+          "database; refusing to modify it");
+    }
+  }
+  return static_cast<int>(version);
+}
+
+Status PrepareEmptyDatabase(sqlite::Database& db) {
+  EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t pages, db.QueryInt64("PRAGMA page_count"));
+  if (pages > 0) return Status::Ok();
+  // 4 KiB pages match the flash page and the kernel page; INCREMENTAL auto-vacuum lets retention
+  // give space back (PRAGMA incremental_vacuum) without a full VACUUM rewriting the file.
+  return db.Execute("PRAGMA page_size=4096; PRAGMA auto_vacuum=INCREMENTAL");
+}
+
+Status Migrate(sqlite::Database& db, std::span<const Migration> migrations) {
+  EDGEMOND_ASSIGN_OR_RETURN(int version, CheckSchema(db, migrations));
+  for (const Migration& migration : migrations) {
+    if (migration.to_version <= version) continue;
+    sqlite::Transaction transaction(db, sqlite::Transaction::Mode::kImmediate);
+    EDGEMOND_RETURN_IF_ERROR(transaction.Begin());
+    // Another process may have migrated while we waited for the write lock.
+    EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t current, db.QueryInt64("PRAGMA user_version"));
+    if (current >= migration.to_version) {
+      version = static_cast<int>(current);
+      continue;
+    }
+    const std::string context = "migrating database " + db.path() + " to schema version " +
+                                std::to_string(migration.to_version) + " (" +
+                                std::string(migration.description) + ")";
+    if (current == 0) {
+      EDGEMOND_RETURN_IF_ERROR(
+          db.Execute("PRAGMA application_id=" + std::to_string(kApplicationId)));
+    }
+    Status status = migration.apply(db);
+    if (status.ok()) {
+      status = db.Execute("PRAGMA user_version=" + std::to_string(migration.to_version));
+    }
+    if (status.ok()) status = transaction.Commit();
+    if (!status.ok()) return status.WithContext(context);
+    version = migration.to_version;
+  }
+  return Status::Ok();
+}
+
+}  // namespace edgemond::storage

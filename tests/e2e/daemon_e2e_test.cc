@@ -1,0 +1,288 @@
+// The real edgemond binary, started on fixture trees with a temporary database, queried over
+// loopback exactly as a user would with curl.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "tests/testing/child_process.h"
+#include "tests/testing/edgemond_process.h"
+#include "tests/testing/temp_dir.h"
+
+namespace edgemond {
+namespace {
+
+using nlohmann::json;
+using testing::EdgemondProcess;
+using testing::FixturePath;
+using testing::TempDir;
+using testing::UrlEncode;
+
+class DaemonE2eTest : public ::testing::Test {
+ protected:
+  // Starts edgemond on a fixture board, collecting 10 times a second.
+  void StartOn(const std::string& board, const std::string& config = "{}") {
+    daemon_ = std::make_unique<EdgemondProcess>(
+        dir_,
+        std::vector<std::string>{"--root", FixturePath("devices/" + board), "--db",
+                                 dir_.Join("edgemond.db"), "--interval", "0.1"},
+        config);
+    std::string why;
+    ASSERT_TRUE(daemon_->WaitReady(why)) << why;
+  }
+
+  json GetJson(const std::string& target, int expected_status = 200) {
+    const auto reply = daemon_->Get(target);
+    EXPECT_EQ(reply.status, expected_status) << target << "\n" << reply.body;
+    EXPECT_EQ(reply.headers.count("content-type") ? reply.headers.at("content-type") : "",
+              "application/json; charset=utf-8")
+        << target;
+    return json::parse(reply.body, nullptr, /*allow_exceptions=*/false);
+  }
+
+  int StopAndWait() {
+    EXPECT_TRUE(daemon_->process().Signal(SIGTERM));
+    const auto status = daemon_->process().Wait(std::chrono::seconds(10));
+    EXPECT_TRUE(status.has_value()) << "edgemond did not exit after SIGTERM";
+    return status && WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+  }
+
+  TempDir dir_;
+  std::unique_ptr<EdgemondProcess> daemon_;
+};
+
+TEST_F(DaemonE2eTest, ServesMetricsFromTheJetsonFixture) {
+  StartOn("jetson-orin-jp6");
+  const auto reply = daemon_->Get("/metrics");
+  ASSERT_EQ(reply.status, 200);
+  EXPECT_EQ(reply.headers.at("content-type"), "text/plain; version=0.0.4; charset=utf-8");
+  const std::string& body = reply.body;
+  EXPECT_NE(body.find("edgemond_memory_total_bytes 7990145024\n"), std::string::npos) << body;
+  EXPECT_NE(body.find("edgemond_thermal_zone_celsius{zone=\"cpu-thermal\",type=\"cpu-thermal\"} "
+                      "45.875\n"),
+            std::string::npos);
+  // The -256000 placeholder zones are absent, never 0.
+  EXPECT_EQ(body.find("zone=\"cv0-thermal\",type=\"cv0-thermal\"}"), std::string::npos);
+  EXPECT_NE(body.find("edgemond_collector_success{collector=\"cpu\"} 1\n"), std::string::npos);
+  EXPECT_NE(body.find("edgemond_build_info{version=\""), std::string::npos);
+  // The fixture's /proc/stat does not move, so utilization has no value (not 0).
+  EXPECT_EQ(body.find("edgemond_cpu_utilization_ratio"), std::string::npos);
+
+  if (std::system("command -v promtool >/dev/null 2>&1") == 0) {
+    const std::string file = dir_.Join("metrics.prom");
+    std::ofstream(file) << daemon_->Get("/metrics").body;
+    EXPECT_EQ(std::system(("promtool check metrics < " + file + " >&2").c_str()), 0);
+  }
+  EXPECT_EQ(StopAndWait(), 0);
+}
+
+TEST_F(DaemonE2eTest, ApiAnswersFromTheFixture) {
+  StartOn("jetson-orin-jp6");
+  const json device = GetJson("/api/v1/device");
+  EXPECT_EQ(device["status"], "success");
+  EXPECT_EQ(device["data"]["hostname"], "orin-nano");
+  EXPECT_EQ(device["data"]["kernel"]["release"], "5.15.148-tegra");
+  EXPECT_EQ(device["data"]["cpu"]["cores_present"], 6);
+  EXPECT_EQ(device["data"]["cpu"]["cores_online"], 4);
+  EXPECT_EQ(device["data"]["board"]["model"], "NVIDIA Jetson Orin Nano Developer Kit");
+  EXPECT_EQ(device["data"]["memory_total_bytes"], 7990145024);
+  EXPECT_TRUE(device["data"]["edgemond_version"].is_string());
+
+  const json latest = GetJson("/api/v1/latest?match=" + UrlEncode("edgemond_thermal_zone_celsius"));
+  bool saw_placeholder = false;
+  for (const json& item : latest["data"]) {
+    if (item["labels"]["zone"] == "cv0-thermal") {
+      saw_placeholder = true;
+      EXPECT_TRUE(item["value"].is_null());
+      EXPECT_NE(item["reason"].get<std::string>().find("-256000"), std::string::npos);
+    }
+    if (item["labels"]["zone"] == "cpu-thermal") {
+      EXPECT_EQ(item["value"], 45.875);
+    }
+  }
+  EXPECT_TRUE(saw_placeholder);
+
+  const json series = GetJson("/api/v1/series?match=" + UrlEncode("edgemond_memory_total_bytes"));
+  ASSERT_EQ(series["data"].size(), 1u);
+  EXPECT_EQ(series["data"][0]["unit"], "bytes");
+
+  // A query sees the samples of the current (unflushed) interval.
+  const json query =
+      GetJson("/api/v1/query?series=" + UrlEncode("edgemond_memory_total_bytes") + "&from=-60");
+  ASSERT_EQ(query["data"]["series"].size(), 1u);
+  const json& points = query["data"]["series"][0]["points"];
+  ASSERT_GE(points.size(), 1u);
+  EXPECT_EQ(points[0][1], 7990145024.0);
+
+  const auto csv = daemon_->Get("/api/v1/query?series=" + UrlEncode("edgemond_memory_total_bytes") +
+                                "&format=csv&step=1m");
+  EXPECT_EQ(csv.status, 200);
+  EXPECT_EQ(csv.body.rfind("series,timestamp,value\n", 0), 0u) << csv.body;
+
+  // Bad parameters: a JSON 400 that names the parameter.
+  const json bad = GetJson("/api/v1/query?series=x&step=fast", 400);
+  EXPECT_EQ(bad["error"]["param"], "step");
+  EXPECT_EQ(GetJson("/api/v1/nope", 404)["status"], "error");
+  EXPECT_EQ(StopAndWait(), 0);
+}
+
+// /proc/stat advancing under a running daemon: utilization is computed from the deltas.
+TEST_F(DaemonE2eTest, ComputesUtilizationFromAdvancingCounters) {
+  testing::FakeSysfs board;
+  board.CopyTree(FixturePath("devices/x86-desktop"));
+  daemon_ = std::make_unique<EdgemondProcess>(
+      dir_, std::vector<std::string>{"--root", board.path(), "--db", dir_.Join("e.db"),
+                                     "--interval", "0.1"});
+  std::string why;
+  ASSERT_TRUE(daemon_->WaitReady(why)) << why;
+  // Rewrite the aggregate and per-core lines with 300 more busy and 100 more idle ticks each:
+  // 75 % busy, on every core and in total.
+  std::ifstream in(board.Join("proc/stat"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string advanced;
+  for (std::string_view line : [&] {
+         std::vector<std::string_view> lines;
+         std::size_t start = 0;
+         while (start < text.size()) {
+           const std::size_t end = text.find('\n', start);
+           lines.push_back(std::string_view(text).substr(start, end - start));
+           start = end + 1;
+         }
+         return lines;
+       }()) {
+    std::string out(line);
+    if (line.rfind("cpu", 0) == 0) {
+      std::istringstream fields{std::string(line)};
+      std::string name;
+      unsigned long long user, nice, system, idle;
+      fields >> name >> user >> nice >> system >> idle;
+      std::string rest;
+      std::getline(fields, rest);
+      out = name + (name == "cpu" ? "  " : " ") + std::to_string(user + 300) + " " +
+            std::to_string(nice) + " " + std::to_string(system) + " " + std::to_string(idle + 100) +
+            rest;
+    }
+    advanced += out + "\n";
+  }
+  board.Write("proc/stat", advanced);
+  json value;
+  ASSERT_TRUE(testing::WaitFor(
+      [&] {
+        const json latest = GetJson("/api/v1/latest?match=" +
+                                    UrlEncode("edgemond_cpu_utilization_ratio{cpu=\"all\"}"));
+        if (latest["data"].size() != 1 || latest["data"][0]["value"].is_null()) return false;
+        value = latest["data"][0]["value"];
+        return true;
+      },
+      std::chrono::seconds(10)));
+  EXPECT_DOUBLE_EQ(value.get<double>(), 0.75);
+  EXPECT_NE(daemon_->Get("/metrics").body.find("edgemond_cpu_utilization_ratio{cpu=\"0\"} 0.75\n"),
+            std::string::npos);
+  EXPECT_EQ(StopAndWait(), 0);
+}
+
+TEST_F(DaemonE2eTest, FlushesOnSigtermAndKeepsDataAcrossRestarts) {
+  StartOn("x86-desktop");
+  ASSERT_TRUE(testing::WaitFor(
+      [&] {
+        const json q = GetJson("/api/v1/query?series=" + UrlEncode("edgemond_memory_total_bytes") +
+                               "&from=-60");
+        return q["data"]["series"].size() == 1 && q["data"]["series"][0]["points"].size() >= 3;
+      },
+      std::chrono::seconds(10)));
+  EXPECT_EQ(StopAndWait(), 0);
+
+  // Restart on the same database: the samples of the first run were flushed at SIGTERM.
+  StartOn("x86-desktop");
+  const json q =
+      GetJson("/api/v1/query?series=" + UrlEncode("edgemond_memory_total_bytes") + "&from=-120");
+  ASSERT_EQ(q["data"]["series"].size(), 1u);
+  EXPECT_GE(q["data"]["series"][0]["points"].size(), 3u);
+  EXPECT_EQ(StopAndWait(), 0);
+}
+
+// Runs edgemond to completion and returns (exit status, output).
+std::pair<int, std::string> RunToExit(const TempDir& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), testing::BuiltBinary("daemon/edgemond"));
+  testing::ChildProcess process(std::move(args), dir.Join("run.log"));
+  const auto status = process.Wait(std::chrono::seconds(20));
+  return {status && WIFEXITED(*status) ? WEXITSTATUS(*status) : -1, process.Output()};
+}
+
+TEST(DaemonBadInputTest, MissingRootIsOneClearMessage) {
+  TempDir dir;
+  const auto [code, output] =
+      RunToExit(dir, {"--config", dir.Join("none.json"), "--root", "/nonexistent/board"});
+  EXPECT_EQ(code, 78) << output;  // The named config file does not exist.
+  std::ofstream(dir.Join("e.json")) << "{}";
+  const auto [code2, output2] =
+      RunToExit(dir, {"--config", dir.Join("e.json"), "--root", "/nonexistent/board", "--db",
+                      dir.Join("x.db"), "--listen", "127.0.0.1:0"});
+  EXPECT_EQ(code2, 1);
+  EXPECT_NE(output2.find("/nonexistent/board"), std::string::npos) << output2;
+}
+
+TEST(DaemonBadInputTest, ConfigErrorsNameFileLineAndKeyWithStatus78) {
+  TempDir dir;
+  std::ofstream(dir.Join("bad.json")) << "{\n  \"storage\": {\n    \"retention\": 7\n  }\n}\n";
+  const auto [code, output] = RunToExit(dir, {"--config", dir.Join("bad.json")});
+  EXPECT_EQ(code, 78);
+  EXPECT_NE(output.find(dir.Join("bad.json") + ":3: storage.retention: unknown key"),
+            std::string::npos)
+      << output;
+  std::ofstream(dir.Join("syntax.json")) << "{\n  \"root\": \"/\",,\n}\n";
+  const auto [code2, output2] = RunToExit(dir, {"--config", dir.Join("syntax.json")});
+  EXPECT_EQ(code2, 78);
+  EXPECT_NE(output2.find(dir.Join("syntax.json") + ":2: syntax error"), std::string::npos)
+      << output2;
+  const auto [code3, output3] = RunToExit(dir, {"--interval", "soon"});
+  EXPECT_EQ(code3, 78);
+  EXPECT_NE(output3.find("--interval: expected a number"), std::string::npos) << output3;
+  const auto [code4, output4] = RunToExit(dir, {"--no-such-flag"});
+  EXPECT_EQ(code4, 64);
+}
+
+TEST(DaemonBadInputTest, UnwritableDatabaseAndPortInUse) {
+  TempDir dir;
+  std::ofstream(dir.Join("e.json")) << "{}";
+  const std::string root = FixturePath("devices/x86-desktop");
+  const auto [code, output] =
+      RunToExit(dir, {"--config", dir.Join("e.json"), "--root", root, "--db",
+                      "/nonexistent/dir/edgemond.db", "--listen", "127.0.0.1:0"});
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(output.find("/nonexistent/dir/edgemond.db"), std::string::npos) << output;
+
+  EdgemondProcess first(dir, {"--root", root, "--db", dir.Join("a.db")});
+  std::string why;
+  ASSERT_TRUE(first.WaitReady(why)) << why;
+  const auto [code2, output2] =
+      RunToExit(dir, {"--config", dir.Join("e.json"), "--root", root, "--db", dir.Join("b.db"),
+                      "--listen", "127.0.0.1:" + std::to_string(first.port())});
+  EXPECT_EQ(code2, 1);
+  EXPECT_NE(output2.find("Address already in use"), std::string::npos) << output2;
+}
+
+TEST(DaemonCliTest, CheckAndPrintConfig) {
+  TempDir dir;
+  std::ofstream(dir.Join("e.json")) << "{\"http\": {\"threads\": 3}}";
+  const auto [code, output] = RunToExit(dir, {"--config", dir.Join("e.json"), "--check-config"});
+  EXPECT_EQ(code, 0) << output;
+  const auto [code2, output2] =
+      RunToExit(dir, {"--config", dir.Join("e.json"), "--print-config", "--db", "/tmp/other.db"});
+  EXPECT_EQ(code2, 0);
+  const json printed = json::parse(output2);
+  EXPECT_EQ(printed["http"]["threads"], 3);
+  EXPECT_EQ(printed["storage"]["path"], "/tmp/other.db");
+  const auto [code3, output3] = RunToExit(dir, {"--version"});
+  EXPECT_EQ(code3, 0);
+  EXPECT_EQ(output3.rfind("edgemond ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace edgemond

@@ -1,0 +1,41 @@
+#include "tests/testing/edgemond_process.h"
+
+#include <fstream>
+#include <regex>
+
+namespace edgemond::testing {
+
+EdgemondProcess::EdgemondProcess(const TempDir& dir, std::vector<std::string> args,
+                                 const std::string& config_json) {
+  const std::string config = dir.Join("edgemond.json");
+  std::ofstream(config) << config_json;
+  std::vector<std::string> argv = {BuiltBinary("daemon/edgemond"), "--config", config, "--listen",
+                                   "127.0.0.1:0"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  process_ = std::make_unique<ChildProcess>(std::move(argv), dir.Join("edgemond.log"));
+}
+
+bool EdgemondProcess::WaitReady(std::string& why) {
+  const std::regex serving("serving http://127\\.0\\.0\\.1:([0-9]+)");
+  const bool listening = WaitFor(
+      [&] {
+        std::smatch match;
+        const std::string output = process_->Output();
+        if (std::regex_search(output, match, serving)) {
+          port_ = static_cast<std::uint16_t>(std::stoi(match[1]));
+          return true;
+        }
+        return !process_->Running();
+      },
+      std::chrono::seconds(20));
+  if (!listening || port_ == 0) {
+    why = "edgemond did not start:\n" + process_->Output();
+    return false;
+  }
+  const bool ready =
+      WaitFor([&] { return Get("/readyz").status == 200; }, std::chrono::seconds(20));
+  if (!ready) why = "edgemond did not get ready:\n" + process_->Output();
+  return ready;
+}
+
+}  // namespace edgemond::testing

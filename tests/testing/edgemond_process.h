@@ -1,0 +1,40 @@
+// EdgemondProcess: the real edgemond binary started as a child process, for end-to-end tests.
+// It listens on an ephemeral port (127.0.0.1:0); the port is read from the daemon's own log line.
+
+#ifndef EDGEMOND_TESTS_TESTING_EDGEMOND_PROCESS_H_
+#define EDGEMOND_TESTS_TESTING_EDGEMOND_PROCESS_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tests/testing/child_process.h"
+#include "tests/testing/http_client.h"
+#include "tests/testing/temp_dir.h"
+
+namespace edgemond::testing {
+
+class EdgemondProcess {
+ public:
+  // Starts `edgemond --config <dir>/edgemond.json --listen 127.0.0.1:0 <args...>`, where the
+  // config file holds `config_json` ("{}" for the defaults). Logs go to <dir>/edgemond.log.
+  EdgemondProcess(const TempDir& dir, std::vector<std::string> args,
+                  const std::string& config_json = "{}");
+
+  // Waits for the "serving http://..." log line and then for /readyz to answer 200.
+  // Returns false (with the log in `why`) if the daemon exited or did not get ready in time.
+  bool WaitReady(std::string& why);
+
+  std::uint16_t port() const { return port_; }
+  HttpReply Get(const std::string& target) const { return HttpGet(port_, target); }
+  ChildProcess& process() { return *process_; }
+
+ private:
+  std::unique_ptr<ChildProcess> process_;
+  std::uint16_t port_ = 0;
+};
+
+}  // namespace edgemond::testing
+
+#endif  // EDGEMOND_TESTS_TESTING_EDGEMOND_PROCESS_H_
