@@ -43,7 +43,15 @@ nlohmann::json ApiBackendImpl::Device() const {
         {"cores_online", Optional(info.cpu_cores_online)}}},
       {"memory_total_bytes", Optional(info.memory_total_bytes)},
       {"uptime_seconds", Optional(info.uptime_seconds)},
-      {"board", {{"vendor", Optional(info.board_vendor)}, {"model", Optional(info.board_model)}}},
+      {"board",
+       {{"vendor", Optional(info.board_vendor)},
+        {"model", Optional(info.board_model)},
+        {"compatible", Optional(info.board_compatible)},
+        {"revision", Optional(info.board_revision)}}},
+      {"soc", Optional(info.soc)},
+      {"jetson",
+       {{"l4t_release", Optional(info.l4t_release)},
+        {"jetpack_version", Optional(info.jetpack_version)}}},
   };
 }
 

@@ -22,6 +22,16 @@ collectors::CollectorsConfig ToCollectorsConfig(const Config::Collectors& config
   out.collectors["memory"].enabled = config.memory;
   out.collectors["thermal"].enabled = config.thermal;
   out.collectors["hwmon"].enabled = config.hwmon;
+  out.collectors["power_rail"].enabled = config.power_rail;
+  out.collectors["rapl"].enabled = config.rapl;
+  out.collectors["fan"].enabled = config.fan;
+  out.collectors["jetson_gpu"].enabled = config.jetson_gpu;
+  out.collectors["amd_gpu"].enabled = config.amd_gpu;
+  out.collectors["nvidia_gpu"].enabled = config.nvidia_gpu;
+  out.collectors["emc"].enabled = config.emc;
+  out.collectors["power_mode"].enabled = config.power_mode;
+  out.collectors["throttle"].enabled = config.throttle;
+  out.nvml_library = config.nvml_library;
   return out;
 }
 

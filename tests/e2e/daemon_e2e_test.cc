@@ -91,6 +91,10 @@ TEST_F(DaemonE2eTest, ApiAnswersFromTheFixture) {
   EXPECT_EQ(device["data"]["cpu"]["cores_present"], 6);
   EXPECT_EQ(device["data"]["cpu"]["cores_online"], 4);
   EXPECT_EQ(device["data"]["board"]["model"], "NVIDIA Jetson Orin Nano Developer Kit");
+  EXPECT_EQ(device["data"]["board"]["compatible"], "nvidia,p3768-0000+p3767-0005");
+  EXPECT_EQ(device["data"]["soc"], "nvidia,tegra234");
+  EXPECT_EQ(device["data"]["jetson"]["l4t_release"], "36.4.0");
+  EXPECT_EQ(device["data"]["jetson"]["jetpack_version"], "6.1");
   EXPECT_EQ(device["data"]["memory_total_bytes"], 7990145024);
   EXPECT_TRUE(device["data"]["edgemond_version"].is_string());
 
