@@ -5,9 +5,9 @@
 // per metric in docs/metrics.md, and fixture files for the boards that have the hardware.
 //
 // The daemon maps the config file section
-//   "collectors": {"cpu": {"enabled": true}, "hwmon": {"enabled": false},
-//                  "nvidia_gpu": {"enabled": true, "library": "libnvidia-ml.so.1"}}
-// onto CollectorsConfig and rejects names BuiltinCollectorNames() does not list.
+//   "collectors": {"cpu": true, "hwmon": false, ..., "nvml_library": "libnvidia-ml.so.1"}
+// onto CollectorsConfig (one `enabled` per collector name, and nvml_library) and rejects names
+// BuiltinCollectorNames() does not list.
 
 #ifndef EDGEMOND_COLLECTORS_BUILTIN_COLLECTORS_H_
 #define EDGEMOND_COLLECTORS_BUILTIN_COLLECTORS_H_

@@ -84,7 +84,8 @@ std::string FirstDifferences(const std::string& want, const std::string& got) {
     const bool more_b = static_cast<bool>(std::getline(b, y));
     if (!more_a && !more_b) break;
     if (x != y) {
-      out += "line " + std::to_string(line_number) + ":\n  golden: " + x + "\n  binary: " + y + "\n";
+      out +=
+          "line " + std::to_string(line_number) + ":\n  golden: " + x + "\n  binary: " + y + "\n";
       ++shown;
     }
   }
@@ -105,11 +106,10 @@ TEST_P(MetricsGoldenTest, ScrapeMatchesTheGoldenFile) {
   }
   const std::string library = nvidia ? EDGEMOND_FAKE_NVML_PATH : "/nonexistent/libnvidia-ml.so.1";
   TempDir dir;
-  EdgemondProcess daemon(
-      dir,
-      {"--root", FixturePath("devices/" + board), "--db", dir.Join("edgemond.db"), "--interval",
-       "0.1"},
-      "{\"collectors\": {\"nvml_library\": \"" + library + "\"}}");
+  EdgemondProcess daemon(dir,
+                         {"--root", FixturePath("devices/" + board), "--db",
+                          dir.Join("edgemond.db"), "--interval", "0.1"},
+                         "{\"collectors\": {\"nvml_library\": \"" + library + "\"}}");
   std::string why;
   ASSERT_TRUE(daemon.WaitReady(why)) << why;
 
@@ -131,7 +131,8 @@ TEST_P(MetricsGoldenTest, ScrapeMatchesTheGoldenFile) {
   testing::WaitFor(
       [&] {
         const auto reply = daemon.Get("/metrics");
-        got = reply.status == 200 ? DropVarying(reply.body) : "HTTP " + std::to_string(reply.status);
+        got =
+            reply.status == 200 ? DropVarying(reply.body) : "HTTP " + std::to_string(reply.status);
         return got == want;
       },
       std::chrono::seconds(5));
