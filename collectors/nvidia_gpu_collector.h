@@ -91,7 +91,6 @@ class NvidiaGpuCollector final : public Collector {
     Labels utilization_labels;  // {gpu, name}
     std::string component;      // "gpu:<id>"
     unsigned unsupported = 0;   // Call bits.
-    bool lost = false;
   };
 
   Status Load();
