@@ -64,6 +64,19 @@ Result<QueryResult> ApiBackendImpl::Query(const RangeQuery& query) const {
   return store_.Query(query);
 }
 
+void ApiBackendImpl::AddEvents(std::vector<http::ApiEvent> events) {
+  std::lock_guard lock(mu_);
+  for (http::ApiEvent& event : events) {
+    events_.push_back(std::move(event));
+    if (events_.size() > kMaxEvents) events_.pop_front();
+  }
+}
+
+std::vector<http::ApiEvent> ApiBackendImpl::Events() const {
+  std::lock_guard lock(mu_);
+  return {events_.begin(), events_.end()};
+}
+
 http::Health ApiBackendImpl::GetHealth() const {
   std::lock_guard lock(mu_);
   if (!last_tick_) return {true, false, "waiting for the first collection"};

@@ -9,6 +9,7 @@
 #define EDGEMOND_DAEMON_API_BACKEND_IMPL_H_
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -34,10 +35,15 @@ class ApiBackendImpl final : public http::ApiBackend {
       const std::optional<SeriesSelector>& selector) const override;
   Result<QueryResult> Query(const RangeQuery& query) const override;
   http::Health GetHealth() const override;
+  std::vector<http::ApiEvent> Events() const override;
 
   // Publishes a finished tick's samples.
   void SetLatest(std::vector<Sample> samples);
   void SetInterval(std::chrono::nanoseconds interval);
+  // Appends events, keeping the most recent kMaxEvents.
+  void AddEvents(std::vector<http::ApiEvent> events);
+
+  static constexpr std::size_t kMaxEvents = 512;
 
  private:
   const RootedFs& fs_;
@@ -49,6 +55,7 @@ class ApiBackendImpl final : public http::ApiBackend {
       std::make_shared<const std::vector<Sample>>();  // Guarded by mu_.
   std::optional<SteadyTime> last_tick_;               // Guarded by mu_.
   std::chrono::nanoseconds interval_;                 // Guarded by mu_.
+  std::deque<http::ApiEvent> events_;                 // Guarded by mu_.
 };
 
 }  // namespace edgemond::daemon

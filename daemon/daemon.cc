@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "collectors/builtin_collectors.h"
+#include "collectors/throttle_events.h"
 #include "storage/sqlite_store.h"
 
 namespace edgemond::daemon {
@@ -62,7 +63,15 @@ Status Daemon::Start() {
     EDGEMOND_RETURN_IF_ERROR(loop_->AddSignal(signal, [this, signal] { Shutdown(signal); }));
   }
   EDGEMOND_ASSIGN_OR_RETURN(tick_timer_, loop_->AddTimer([this] { Tick(); }));
-  const collectors::CollectorsConfig collectors_config = ToCollectorsConfig(config_.collectors);
+  collectors::CollectorsConfig collectors_config = ToCollectorsConfig(config_.collectors);
+  // NVML talks to the host's driver, not to files under the root: with a --root tree (a fixture,
+  // another board's capture) the host's GPUs do not belong to the device being read. A library
+  // named explicitly (a test's fake NVML) is still used.
+  if (config_.root != "/" && config_.collectors.nvml_library == Config().collectors.nvml_library &&
+      config_.collectors.nvidia_gpu) {
+    spdlog::info("root is {}: not reading this host's NVIDIA GPUs through NVML", config_.root);
+    collectors_config.collectors["nvidia_gpu"].enabled = false;
+  }
   EDGEMOND_RETURN_IF_ERROR(collectors::ValidateCollectorsConfig(collectors_config));
   runner_ = std::make_unique<collectors::CollectorRunner>(
       collectors::MakeBuiltinCollectors(fs_, collectors_config, clock_), clock_);
@@ -126,6 +135,7 @@ void Daemon::Tick() {
   }
 
   const Status appended = store_->Append(report.samples);
+  PublishThrottleEvents(report.samples);
   backend_->SetLatest(std::move(report.samples));
   if (!appended.ok()) {
     if (!store_error_ || *store_error_ != appended) {
@@ -149,6 +159,23 @@ void Daemon::Tick() {
     spdlog::critical("cannot schedule the next collection: {}", armed.ToString());
     loop_->Exit(1);
   }
+}
+
+void Daemon::PublishThrottleEvents(const std::vector<Sample>& samples) {
+  std::vector<http::ApiEvent> events;
+  for (const collectors::ThrottleEvent& event : throttle_events_.Update(samples)) {
+    const std::string_view state = collectors::ThrottleEventKindName(event.kind);
+    if (event.kind == collectors::ThrottleEvent::Kind::kStarted) {
+      spdlog::warn("throttling started: {} ({})", event.component, event.reason);
+    } else {
+      spdlog::info("throttling ended: {} ({})", event.component, event.reason);
+    }
+    events.push_back(http::ApiEvent{event.at,
+                                    "throttle",
+                                    std::string(state),
+                                    {{"component", event.component}, {"reason", event.reason}}});
+  }
+  if (!events.empty()) backend_->AddEvents(std::move(events));
 }
 
 void Daemon::FlushStore(bool final_flush) {

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "collectors/collector_runner.h"
+#include "collectors/throttle_events.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "core/rooted_fs.h"
@@ -54,6 +55,8 @@ class Daemon final {
   Status Start();
   void Tick();
   void FlushStore(bool final_flush);
+  // Turns throttling transitions into log lines and API events.
+  void PublishThrottleEvents(const std::vector<Sample>& samples);
   void Shutdown(int signal);
 
   // Constant after construction.
@@ -76,6 +79,7 @@ class Daemon final {
   SteadyTime next_flush_;
   std::optional<Status> store_error_;  // Set while the store fails; logged on change only.
   std::uint64_t ticks_ = 0;
+  collectors::ThrottleEventTracker throttle_events_;
 };
 
 }  // namespace edgemond::daemon

@@ -15,6 +15,7 @@ void RegisterApiRoutes(Router& router, const ApiContext& context) {
   router.Add("GET", "/api/v1/series", "series", bind(&HandleSeries));
   router.Add("GET", "/api/v1/latest", "latest", bind(&HandleLatest));
   router.Add("GET", "/api/v1/query", "query", bind(&HandleQuery));
+  router.Add("GET", "/api/v1/events", "events", bind(&HandleEvents));
 }
 
 }  // namespace edgemond::http

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/query.h"
 #include "core/result.h"
 #include "core/sample.h"
@@ -23,6 +24,16 @@ struct Health {
   bool alive = true;   // The loop is ticking.
   bool ready = false;  // Database open and the first collection done.
   std::string detail;  // Why not, when either is false.
+};
+
+// Something that happened on the device, for GET /api/v1/events ("the CPU became
+// frequency-capped"). `kind` names the family ("throttle"), `state` the transition ("started",
+// "ended"), `labels` the details ({component: "cpu", reason: "frequency_cap"}).
+struct ApiEvent {
+  WallTime at;
+  std::string kind;
+  std::string state;
+  Labels labels;
 };
 
 class ApiBackend {
@@ -43,6 +54,9 @@ class ApiBackend {
   virtual Result<QueryResult> Query(const RangeQuery& query) const = 0;
 
   virtual Health GetHealth() const = 0;
+
+  // Recent events, oldest first (bounded by the daemon).
+  virtual std::vector<ApiEvent> Events() const = 0;
 };
 
 }  // namespace edgemond::http

@@ -191,6 +191,37 @@ TEST_F(DaemonE2eTest, ComputesUtilizationFromAdvancingCounters) {
   EXPECT_EQ(StopAndWait(), 0);
 }
 
+// The Orin fixture's CPU is capped at 960 MHz of 1510.4: a throttle event starts at startup;
+// lifting the cap (as jetson_clocks or a power-mode change would) ends it.
+TEST_F(DaemonE2eTest, ThrottlingBecomesEvents) {
+  testing::FakeSysfs board;
+  board.CopyTree(FixturePath("devices/jetson-orin-jp6"));
+  daemon_ = std::make_unique<EdgemondProcess>(
+      dir_, std::vector<std::string>{"--root", board.path(), "--db", dir_.Join("e.db"),
+                                     "--interval", "0.1"});
+  std::string why;
+  ASSERT_TRUE(daemon_->WaitReady(why)) << why;
+  // Both the CPU and the GPU run below their hardware maximum on this fixture.
+  const auto cpu_states = [&] {
+    std::vector<std::string> states;
+    const json events = GetJson("/api/v1/events?kind=throttle");
+    for (const json& event : events["data"]) {
+      if (event["labels"]["component"] == "cpu" && event["labels"]["reason"] == "frequency_cap") {
+        states.push_back(event["state"]);
+      }
+    }
+    return states;
+  };
+  EXPECT_EQ(cpu_states(), std::vector<std::string>{"started"});
+
+  board.Write("sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq", "1510400\n");
+  ASSERT_TRUE(testing::WaitFor([&] { return cpu_states().size() == 2; }, std::chrono::seconds(10)));
+  EXPECT_EQ(cpu_states(), (std::vector<std::string>{"started", "ended"}));
+  EXPECT_NE(daemon_->process().Output().find("throttling started: cpu (frequency_cap)"),
+            std::string::npos);
+  EXPECT_EQ(StopAndWait(), 0);
+}
+
 TEST_F(DaemonE2eTest, FlushesOnSigtermAndKeepsDataAcrossRestarts) {
   StartOn("x86-desktop");
   ASSERT_TRUE(testing::WaitFor(
