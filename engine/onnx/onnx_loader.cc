@@ -1,0 +1,350 @@
+#include "engine/onnx/onnx_loader.h"
+
+#include <fcntl.h>
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <exception>
+#include <filesystem>
+
+#include "core/unique_fd.h"
+#include "engine/kernel_registry.h"
+#include "engine/onnx/tensor_proto.h"
+
+namespace edgemond::engine {
+namespace {
+
+std::string NormalizeDomain(const std::string& domain) {
+  return domain == "ai.onnx" ? std::string() : domain;
+}
+
+Result<std::string> ReadWholeFile(const std::string& path, std::int64_t max_bytes) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return Status::FromErrno(errno, path);
+  struct stat st = {};
+  if (::fstat(fd.get(), &st) != 0) return Status::FromErrno(errno, path);
+  if (!S_ISREG(st.st_mode)) return Status::InvalidArgument(path + " is not a regular file");
+  if (st.st_size > max_bytes) {
+    return Status::ResourceExhausted(path + " is " + std::to_string(st.st_size) +
+                                     " bytes; files above " + std::to_string(max_bytes) +
+                                     " bytes must keep their weights in external data");
+  }
+  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Status::FromErrno(errno, path);
+    }
+    if (n == 0) break;  // The file shrank while being read; parse what is there.
+    done += static_cast<std::size_t>(n);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
+// The engine's view of an ONNX value type. Only tensors are supported.
+Result<DeclaredType> DeclaredTypeFromProto(const onnx::ValueInfoProto& info) {
+  const onnx::TypeProto& type = info.type();
+  if (type.value_case() != onnx::TypeProto::kTensorType) {
+    return Status::Unsupported("value '" + info.name() +
+                               "' is not a tensor (sequences, maps and optionals are not "
+                               "supported)");
+  }
+  const onnx::TypeProto_Tensor& tensor = type.tensor_type();
+  const Result<DataType> dtype = DataTypeFromOnnx(tensor.elem_type());
+  if (!dtype.ok()) return dtype.status().WithContext("value '" + info.name() + "'");
+  DeclaredType declared;
+  declared.dtype = *dtype;
+  declared.has_shape = tensor.has_shape();
+  if (tensor.shape().dim_size() > kMaxRank) {
+    return Status::InvalidArgument("value '" + info.name() + "' has rank " +
+                                   std::to_string(tensor.shape().dim_size()));
+  }
+  for (const onnx::TensorShapeProto_Dimension& dim : tensor.shape().dim()) {
+    Dim d;
+    if (dim.has_dim_value()) {
+      if (dim.dim_value() < 0) {
+        return Status::InvalidArgument("value '" + info.name() + "' has a negative dimension");
+      }
+      d.value = dim.dim_value();
+    } else if (dim.has_dim_param()) {
+      d.symbol = dim.dim_param();
+    }
+    declared.dims.push_back(std::move(d));
+  }
+  return declared;
+}
+
+Result<Attribute> AttributeFromProto(const onnx::AttributeProto& proto,
+                                     const ExternalDataDir& external) {
+  Attribute attribute;
+  attribute.name = proto.name();
+  if (!proto.ref_attr_name().empty()) {
+    return Status::Unsupported("attribute '" + proto.name() +
+                               "' refers to a function attribute; functions are not supported");
+  }
+  switch (proto.type()) {
+    case onnx::AttributeProto::FLOAT:
+      attribute.type = Attribute::Type::kFloat;
+      attribute.f = proto.f();
+      break;
+    case onnx::AttributeProto::INT:
+      attribute.type = Attribute::Type::kInt;
+      attribute.i = proto.i();
+      break;
+    case onnx::AttributeProto::STRING:
+      attribute.type = Attribute::Type::kString;
+      attribute.s = proto.s();
+      break;
+    case onnx::AttributeProto::TENSOR: {
+      attribute.type = Attribute::Type::kTensor;
+      Result<Tensor> tensor = TensorFromProto(proto.t(), &external);
+      if (!tensor.ok()) return tensor.status().WithContext("attribute '" + proto.name() + "'");
+      attribute.t = std::make_shared<const Tensor>(std::move(tensor).value());
+      break;
+    }
+    case onnx::AttributeProto::FLOATS:
+      attribute.type = Attribute::Type::kFloats;
+      attribute.floats.assign(proto.floats().begin(), proto.floats().end());
+      break;
+    case onnx::AttributeProto::INTS:
+      attribute.type = Attribute::Type::kInts;
+      attribute.ints.assign(proto.ints().begin(), proto.ints().end());
+      break;
+    case onnx::AttributeProto::STRINGS:
+      attribute.type = Attribute::Type::kStrings;
+      attribute.strings.assign(proto.strings().begin(), proto.strings().end());
+      break;
+    default:
+      attribute.type = Attribute::Type::kOther;
+      attribute.other_type = onnx::AttributeProto::AttributeType_Name(proto.type());
+      if (attribute.other_type.empty()) {
+        attribute.other_type = "type " + std::to_string(static_cast<int>(proto.type()));
+      }
+      break;
+  }
+  return attribute;
+}
+
+// Whether libonnx knows the model's IR version and every opset it imports, so that its
+// checker and shape inference apply in full.
+bool LibraryKnowsModel(const onnx::ModelProto& model) {
+  if (model.ir_version() > onnx::Version::IR_VERSION) return false;
+  const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
+    const auto it = ranges.find(NormalizeDomain(opset.domain()));
+    if (it == ranges.end() || opset.version() > it->second.second) return false;
+  }
+  return true;
+}
+
+// Runs libonnx's checks. Exceptions from libonnx stop here.
+Status CheckWithLibrary(onnx::ModelProto& model, const InputShapes& input_shapes, bool full) {
+  try {
+    if (full) {
+      onnx::checker::check_model(model);
+    } else {
+      onnx::checker::CheckerContext context;
+      context.set_ir_version(
+          static_cast<int>(std::min<std::int64_t>(model.ir_version(), onnx::Version::IR_VERSION)));
+      const onnx::GraphProto& graph = model.graph();
+      for (const auto& value : graph.input()) onnx::checker::check_value_info(value, context);
+      for (const auto& value : graph.output()) onnx::checker::check_value_info(value, context);
+      for (const auto& tensor : graph.initializer()) onnx::checker::check_tensor(tensor, context);
+    }
+  } catch (const std::exception& e) {
+    return Status::InvalidArgument(std::string("ONNX checker: ") + e.what());
+  }
+  if (!full) return Status::Ok();
+
+  // Symbolic input dimensions the caller binds are written into the model first, so that the
+  // inferred shapes are concrete and can be compared with the kernels' (passes.cc).
+  for (onnx::ValueInfoProto& input : *model.mutable_graph()->mutable_input()) {
+    const auto given = input_shapes.find(input.name());
+    if (given == input_shapes.end() || !input.type().has_tensor_type()) continue;
+    onnx::TensorShapeProto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+    if (static_cast<std::size_t>(shape->dim_size()) != given->second.size()) continue;
+    for (int i = 0; i < shape->dim_size(); ++i) {
+      if (!shape->dim(i).has_dim_value() && given->second[static_cast<std::size_t>(i)] >= 0) {
+        shape->mutable_dim(i)->set_dim_value(given->second[static_cast<std::size_t>(i)]);
+      }
+    }
+  }
+  try {
+    onnx::ShapeInferenceOptions options(/*check_type_val=*/true, /*strict_mode_val=*/1,
+                                        /*data_prop_val=*/true);
+    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
+  } catch (const std::exception& e) {
+    return Status::InvalidArgument(std::string("ONNX shape inference: ") + e.what());
+  }
+  return Status::Ok();
+}
+
+Status SetDeclared(Graph& graph, const onnx::ValueInfoProto& info) {
+  const ValueId id = graph.FindValue(info.name());
+  if (id == kNoValue || graph.value(id).declared.has_value()) return Status::Ok();
+  if (info.type().value_case() != onnx::TypeProto::kTensorType ||
+      info.type().tensor_type().elem_type() == onnx::TensorProto::UNDEFINED) {
+    return Status::Ok();  // Nothing usable to cross-check.
+  }
+  EDGEMOND_ASSIGN_OR_RETURN(DeclaredType declared, DeclaredTypeFromProto(info));
+  graph.value(id).declared = std::move(declared);
+  return Status::Ok();
+}
+
+Result<Graph> BuildGraph(const onnx::ModelProto& model, const std::map<std::string, int>& opsets,
+                         const ExternalDataDir& external) {
+  const onnx::GraphProto& proto = model.graph();
+  if (proto.sparse_initializer_size() > 0) {
+    return Status::Unsupported("sparse initializers are not supported");
+  }
+  Graph graph;
+  for (const onnx::TensorProto& initializer : proto.initializer()) {
+    Result<Tensor> tensor = TensorFromProto(initializer, &external);
+    if (!tensor.ok()) return tensor.status().WithContext("initializer");
+    EDGEMOND_ASSIGN_OR_RETURN(const ValueId id, graph.AddValue(initializer.name()));
+    EDGEMOND_RETURN_IF_ERROR(
+        graph.SetConstant(id, std::make_shared<const Tensor>(std::move(tensor).value())));
+  }
+  for (const onnx::ValueInfoProto& input : proto.input()) {
+    // IR < 4 lists initializers as inputs too; they are constants, not inputs, here.
+    const ValueId existing = graph.FindValue(input.name());
+    if (existing != kNoValue && graph.value(existing).constant != nullptr) continue;
+    EDGEMOND_ASSIGN_OR_RETURN(const ValueId id, graph.AddValue(input.name()));
+    EDGEMOND_ASSIGN_OR_RETURN(DeclaredType declared, DeclaredTypeFromProto(input));
+    graph.value(id).declared = std::move(declared);
+    EDGEMOND_RETURN_IF_ERROR(graph.AddInput(id));
+  }
+  for (const onnx::NodeProto& node_proto : proto.node()) {
+    Node node;
+    node.name = node_proto.name();
+    node.domain = NormalizeDomain(node_proto.domain());
+    node.op_type = node_proto.op_type();
+    const auto opset = opsets.find(node.domain);
+    if (opset == opsets.end()) {
+      return Status::InvalidArgument("node '" + node.name + "' (" + node.op_type +
+                                     ") uses domain '" + node.domain +
+                                     "', which the model does not import");
+    }
+    node.opset = opset->second;
+    for (const std::string& input : node_proto.input()) {
+      node.inputs.push_back(input.empty() ? kNoValue : graph.FindOrAddValue(input));
+    }
+    for (const std::string& output : node_proto.output()) {
+      node.outputs.push_back(output.empty() ? kNoValue : graph.FindOrAddValue(output));
+    }
+    for (const onnx::AttributeProto& attribute_proto : node_proto.attribute()) {
+      Result<Attribute> attribute = AttributeFromProto(attribute_proto, external);
+      if (!attribute.ok()) {
+        return attribute.status().WithContext("node '" + node.name + "' (" + node.op_type + ")");
+      }
+      node.attributes.push_back(std::move(attribute).value());
+    }
+    const std::string description = "node '" + node.name + "' (" + node.op_type + ")";
+    const Result<NodeId> added = graph.AddNode(std::move(node));
+    if (!added.ok()) return added.status().WithContext(description);
+  }
+  for (const onnx::ValueInfoProto& output : proto.output()) {
+    const ValueId id = graph.FindValue(output.name());
+    if (id == kNoValue) {
+      return Status::InvalidArgument("graph output '" + output.name() +
+                                     "' is not produced by any node, initializer or input");
+    }
+    EDGEMOND_RETURN_IF_ERROR(SetDeclared(graph, output));
+    graph.AddOutput(output.name(), id);
+  }
+  for (const onnx::ValueInfoProto& info : proto.value_info()) {
+    EDGEMOND_RETURN_IF_ERROR(SetDeclared(graph, info));
+  }
+  if (graph.outputs().empty()) return Status::InvalidArgument("the graph has no outputs");
+  return graph;
+}
+
+}  // namespace
+
+Result<Graph> ImportOnnx(std::string_view bytes, const std::string& model_dir,
+                         const InputShapes& input_shapes, OnnxModelInfo* info) {
+  if (static_cast<std::int64_t>(bytes.size()) > kMaxModelFileBytes) {
+    return Status::ResourceExhausted("the model is larger than protobuf can parse");
+  }
+  onnx::ModelProto model;
+  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return Status::Corruption(
+        "not an ONNX model: the protobuf message does not parse "
+        "(truncated or another file type)");
+  }
+  if (!model.has_graph()) {
+    return Status::Corruption("not an ONNX model: it has no graph");
+  }
+  if (model.ir_version() < 3) {
+    return Status::Unsupported("IR version " + std::to_string(model.ir_version()) +
+                               " is not supported (3 or later is)");
+  }
+  std::map<std::string, int> opsets;
+  for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
+    const std::string domain = NormalizeDomain(opset.domain());
+    if (opset.version() < 1 || opset.version() > INT32_MAX) {
+      return Status::InvalidArgument("opset import for domain '" + domain + "' has version " +
+                                     std::to_string(opset.version()));
+    }
+    if (!opsets.emplace(domain, static_cast<int>(opset.version())).second) {
+      return Status::InvalidArgument("domain '" + domain + "' is imported twice");
+    }
+  }
+  const auto default_opset = opsets.find("");
+  if (default_opset != opsets.end() && default_opset->second > kNewestOpset) {
+    return Status::Unsupported("the model imports ai.onnx opset " +
+                               std::to_string(default_opset->second) +
+                               "; this engine knows opsets up to " + std::to_string(kNewestOpset));
+  }
+
+  const bool full = LibraryKnowsModel(model);
+  EDGEMOND_RETURN_IF_ERROR(CheckWithLibrary(model, input_shapes, full));
+
+  EDGEMOND_ASSIGN_OR_RETURN(ExternalDataDir external, ExternalDataDir::Open(model_dir));
+  EDGEMOND_ASSIGN_OR_RETURN(Graph graph, BuildGraph(model, opsets, external));
+  if (info != nullptr) {
+    info->ir_version = model.ir_version();
+    info->opsets = opsets;
+    info->producer = model.producer_name();
+    if (!model.producer_version().empty()) info->producer += " " + model.producer_version();
+    info->file_bytes = static_cast<std::int64_t>(bytes.size());
+    info->external_data_bytes = external.bytes_read();
+    info->fully_checked = full;
+  }
+  return graph;
+}
+
+Result<std::shared_ptr<const Model>> LoadOnnxModel(const std::string& path,
+                                                   const ModelOptions& options,
+                                                   OnnxModelInfo* info) {
+  EDGEMOND_ASSIGN_OR_RETURN(const std::string bytes, ReadWholeFile(path, kMaxModelFileBytes));
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  Result<Graph> graph = ImportOnnx(bytes, dir, options.input_shapes, info);
+  if (!graph.ok()) return graph.status().WithContext(path);
+  Result<std::shared_ptr<const Model>> model = Model::Build(std::move(graph).value(), options);
+  if (!model.ok()) return model.status().WithContext(path);
+  return model;
+}
+
+Result<Tensor> ReadOnnxTensorFile(const std::string& path, std::string* name) {
+  EDGEMOND_ASSIGN_OR_RETURN(const std::string bytes, ReadWholeFile(path, kMaxModelFileBytes));
+  onnx::TensorProto proto;
+  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return Status::Corruption(path + ": not a serialized onnx.TensorProto");
+  }
+  if (name != nullptr) *name = proto.name();
+  Result<Tensor> tensor = TensorFromProto(proto, /*external=*/nullptr);
+  if (!tensor.ok()) return tensor.status().WithContext(path);
+  return tensor;
+}
+
+}  // namespace edgemond::engine
