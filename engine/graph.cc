@@ -1,5 +1,6 @@
 #include "engine/graph.h"
 
+#include <algorithm>
 #include <functional>
 #include <queue>
 
@@ -115,6 +116,14 @@ Status Graph::AddInput(ValueId id) {
   v.is_graph_input = true;
   inputs_.push_back(id);
   return Status::Ok();
+}
+
+Status Graph::FreezeInput(ValueId id, std::shared_ptr<const Tensor> tensor) {
+  Value& v = value(id);
+  if (!v.is_graph_input) return Status::InvalidArgument("'" + v.name + "' is not a graph input");
+  v.is_graph_input = false;
+  inputs_.erase(std::find(inputs_.begin(), inputs_.end(), id));
+  return SetConstant(id, std::move(tensor));
 }
 
 void Graph::ReplaceUses(ValueId from, ValueId to) {

@@ -135,6 +135,9 @@ class Graph {
   Status SetConstant(ValueId id, std::shared_ptr<const Tensor> tensor);
   // Declares a graph input. Fails if the value is produced or constant.
   Status AddInput(ValueId id);
+  // Turns graph input `id` into a constant holding `tensor` (a value fixed for the model's
+  // lifetime). Fails if `id` is not a graph input.
+  Status FreezeInput(ValueId id, std::shared_ptr<const Tensor> tensor);
   void AddOutput(std::string name, ValueId id) { outputs_.push_back({std::move(name), id}); }
 
   // Redirects every use of `from` (node inputs and graph outputs) to `to`.

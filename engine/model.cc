@@ -50,6 +50,7 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     }
   }
 
+  EDGEMOND_RETURN_IF_ERROR(FreezeInputs(graph, options.constant_inputs));
   EDGEMOND_RETURN_IF_ERROR(BindInputShapes(graph, options.input_shapes));
   FoldStats fold;
   EDGEMOND_RETURN_IF_ERROR(ResolveAndFold(graph, registry, &fold));

@@ -33,6 +33,10 @@ struct ModelOptions {
   // Shapes for graph inputs by name: required for inputs with symbolic or unknown
   // dimensions, optional (but checked) for the others.
   InputShapes input_shapes;
+  // Values for graph inputs that are fixed for the model's lifetime: they become constants
+  // and fold like initializers (a Reshape target or Slice bounds given as inputs). The plan
+  // is static, so inputs that decide shapes must be known at load time.
+  ConstantInputs constant_inputs;
   // The kernels to use; nullptr means KernelRegistry::Builtin(). Must outlive Build().
   const KernelRegistry* registry = nullptr;
   // Refuse models whose arena would be larger (the default only stops absurd sizes).

@@ -92,6 +92,34 @@ std::string DescribeForError(const Graph& graph, NodeId id) {
   return out;
 }
 
+Status FreezeInputs(Graph& graph, const ConstantInputs& values) {
+  for (const auto& [name, tensor] : values) {
+    const ValueId id = graph.FindValue(name);
+    if (id == kNoValue || !graph.value(id).is_graph_input) {
+      return Status::InvalidArgument("a constant was given for '" + name +
+                                     "', which is not a model input");
+    }
+    const Value& value = graph.value(id);
+    if (value.declared.has_value()) {
+      const DeclaredType& declared = *value.declared;
+      bool match = declared.dtype == tensor->dtype();
+      if (declared.has_shape) {
+        match = match && static_cast<int>(declared.dims.size()) == tensor->shape().rank();
+        for (std::size_t i = 0; match && i < declared.dims.size(); ++i) {
+          const Dim& dim = declared.dims[i];
+          if (dim.known() && dim.value != tensor->shape().dim(static_cast<int>(i))) match = false;
+        }
+      }
+      if (!match) {
+        return Status::InvalidArgument("input '" + name + "' is " + declared.ToString() +
+                                       "; the constant given is " + tensor->info().ToString());
+      }
+    }
+    EDGEMOND_RETURN_IF_ERROR(graph.FreezeInput(id, tensor));
+  }
+  return Status::Ok();
+}
+
 Status BindInputShapes(Graph& graph, const InputShapes& shapes) {
   std::set<std::string, std::less<>> used;
   std::map<std::string, std::int64_t, std::less<>> symbols;

@@ -33,6 +33,13 @@ namespace edgemond::engine {
 // Caller-given input shapes by input name.
 using InputShapes = std::map<std::string, std::vector<std::int64_t>, std::less<>>;
 
+// Constant values for graph inputs by name (see ModelOptions::constant_inputs).
+using ConstantInputs = std::map<std::string, std::shared_ptr<const Tensor>, std::less<>>;
+
+// Makes the named graph inputs constants. Each value must have the input's declared type and
+// agree with its declared dimensions; names that match no input are errors.
+Status FreezeInputs(Graph& graph, const ConstantInputs& values);
+
 // Gives every graph input a TensorInfo. A given shape must match the declared rank and every
 // declared numeric dimension, and bind each symbolic name to one value across all inputs; an
 // input without a given shape must be fully declared. Names that match no input are errors.

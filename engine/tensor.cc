@@ -100,10 +100,12 @@ Result<DataType> DataTypeFromOnnx(std::int32_t onnx_type) {
 
 std::string OnnxDataTypeName(std::int32_t onnx_type) {
   static constexpr const char* kNames[] = {
-      "UNDEFINED",      "FLOAT",      "UINT8",          "INT8",       "UINT16",   "INT16",
-      "INT32",          "INT64",      "STRING",         "BOOL",       "FLOAT16",  "DOUBLE",
-      "UINT32",         "UINT64",     "COMPLEX64",      "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN",
-      "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",      "INT4",     "FLOAT4E2M1"};
+      "UNDEFINED",      "FLOAT",    "UINT8",        "INT8",           "UINT16",
+      "INT16",          "INT32",    "INT64",        "STRING",         "BOOL",
+      "FLOAT16",        "DOUBLE",   "UINT32",       "UINT64",         "COMPLEX64",
+      "COMPLEX128",     "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2",
+      "FLOAT8E5M2FNUZ", "UINT4",    "INT4",         "FLOAT4E2M1",     "FLOAT8E8M0",
+      "UINT2",          "INT2"};
   if (onnx_type >= 0 && onnx_type < static_cast<std::int32_t>(std::size(kNames))) {
     return kNames[onnx_type];
   }

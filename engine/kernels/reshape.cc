@@ -43,10 +43,8 @@ Status ReshapeKernel::Prepare(PrepareContext& context) {
     if (dims[i] < 0) {
       return Status::InvalidArgument("invalid dimension " + std::to_string(dims[i]));
     }
-    // Guard the product: each dimension is checked against the input's element count.
-    if (dims[i] > 0 && known > x.shape.num_elements() / dims[i] + 1) {
-      return Status::InvalidArgument("shape has more elements than the input " +
-                                     x.shape.ToString());
+    if (dims[i] > 0 && known > kMaxTensorBytes / dims[i]) {
+      return Status::InvalidArgument("shape " + Shape(dims).ToString() + " is too large");
     }
     known *= dims[i];
   }
