@@ -133,6 +133,31 @@ Result<Attribute> AttributeFromProto(const onnx::AttributeProto& proto,
   return attribute;
 }
 
+// Checks the dimensions of every stored tensor before libonnx multiplies them (it does not
+// guard against overflow).
+Status CheckTensorDims(const onnx::TensorProto& tensor) {
+  if (tensor.dims_size() > kMaxRank) {
+    return Status::InvalidArgument("tensor '" + tensor.name() + "' has rank " +
+                                   std::to_string(tensor.dims_size()));
+  }
+  const Shape shape(std::vector<std::int64_t>(tensor.dims().begin(), tensor.dims().end()));
+  const Result<std::int64_t> bytes = CheckedByteSize(shape, DataType::kUint8);
+  if (!bytes.ok()) return bytes.status().WithContext("tensor '" + tensor.name() + "'");
+  return Status::Ok();
+}
+
+Status CheckStoredTensors(const onnx::GraphProto& graph) {
+  for (const onnx::TensorProto& tensor : graph.initializer()) {
+    EDGEMOND_RETURN_IF_ERROR(CheckTensorDims(tensor));
+  }
+  for (const onnx::NodeProto& node : graph.node()) {
+    for (const onnx::AttributeProto& attribute : node.attribute()) {
+      if (attribute.has_t()) EDGEMOND_RETURN_IF_ERROR(CheckTensorDims(attribute.t()));
+    }
+  }
+  return Status::Ok();
+}
+
 // Whether libonnx knows the model's IR version and every opset it imports, so that its
 // checker and shape inference apply in full.
 bool LibraryKnowsModel(const onnx::ModelProto& model) {
@@ -305,10 +330,23 @@ Result<Graph> ImportOnnx(std::string_view bytes, const std::string& model_dir,
                                "; this engine knows opsets up to " + std::to_string(kNewestOpset));
   }
 
+  EDGEMOND_RETURN_IF_ERROR(CheckStoredTensors(model.graph()));
+  // External data is read (through the engine's own path checks) before libonnx's checker
+  // runs, which would otherwise look for the files relative to the working directory.
+  EDGEMOND_ASSIGN_OR_RETURN(ExternalDataDir external, ExternalDataDir::Open(model_dir));
+  for (onnx::TensorProto& tensor : *model.mutable_graph()->mutable_initializer()) {
+    const Status inlined = InlineExternalData(tensor, external);
+    if (!inlined.ok()) return inlined.WithContext("initializer");
+  }
+  for (onnx::NodeProto& node : *model.mutable_graph()->mutable_node()) {
+    for (onnx::AttributeProto& attribute : *node.mutable_attribute()) {
+      if (attribute.has_t())
+        EDGEMOND_RETURN_IF_ERROR(InlineExternalData(*attribute.mutable_t(), external));
+    }
+  }
   const bool full = LibraryKnowsModel(model);
   EDGEMOND_RETURN_IF_ERROR(CheckWithLibrary(model, input_shapes, full));
 
-  EDGEMOND_ASSIGN_OR_RETURN(ExternalDataDir external, ExternalDataDir::Open(model_dir));
   EDGEMOND_ASSIGN_OR_RETURN(Graph graph, BuildGraph(model, opsets, external));
   if (info != nullptr) {
     info->ir_version = model.ir_version();

@@ -40,7 +40,51 @@ bool IsPlainRelativePath(std::string_view location) {
   return location.find('\0') == std::string_view::npos;
 }
 
+// Reads the external data of `proto` into `out`, which has the tensor's size.
+Status ReadExternal(const TensorProto& proto, const ExternalDataDir& external,
+                    std::span<std::byte> out) {
+  std::string location;
+  std::int64_t offset = 0;
+  std::int64_t length = -1;
+  for (const onnx::StringStringEntryProto& entry : proto.external_data()) {
+    std::int64_t* number = entry.key() == "offset"   ? &offset
+                           : entry.key() == "length" ? &length
+                                                     : nullptr;
+    if (entry.key() == "location") location = entry.value();
+    if (number == nullptr) continue;  // "checksum" and unknown keys carry no layout.
+    char* end = nullptr;
+    errno = 0;
+    const long long parsed = std::strtoll(entry.value().c_str(), &end, 10);
+    if (errno != 0 || end == entry.value().c_str() || *end != '\0' || parsed < 0) {
+      return Status::Corruption("external data " + entry.key() + " '" + entry.value() +
+                                "' is not a byte count");
+    }
+    *number = parsed;
+  }
+  if (location.empty()) return Status::Corruption("external data has no location");
+  return external.Read(location, offset, length, out);
+}
+
 }  // namespace
+
+Status InlineExternalData(TensorProto& proto, const ExternalDataDir& external) {
+  if (proto.data_location() != TensorProto::EXTERNAL) return Status::Ok();
+  const std::string what = proto.name().empty() ? "tensor" : "tensor '" + proto.name() + "'";
+  const Result<DataType> dtype = DataTypeFromOnnx(proto.data_type());
+  if (!dtype.ok()) return dtype.status().WithContext(what);
+  const Shape shape(std::vector<std::int64_t>(proto.dims().begin(), proto.dims().end()));
+  const Result<std::int64_t> bytes = CheckedByteSize(shape, *dtype);
+  if (!bytes.ok()) return bytes.status().WithContext(what);
+  std::string data(static_cast<std::size_t>(*bytes), '\0');
+  const Status read =
+      ReadExternal(proto, external,
+                   std::span<std::byte>(reinterpret_cast<std::byte*>(data.data()), data.size()));
+  if (!read.ok()) return read.WithContext(what);
+  proto.clear_external_data();
+  proto.set_data_location(TensorProto::DEFAULT);
+  proto.set_raw_data(std::move(data));
+  return Status::Ok();
+}
 
 Result<ExternalDataDir> ExternalDataDir::Open(const std::string& dir) {
   if (dir.empty()) return ExternalDataDir(UniqueFd(), "");
@@ -121,31 +165,12 @@ Result<Tensor> TensorFromProto(const TensorProto& proto, const ExternalDataDir* 
   const std::int64_t count = shape.num_elements();
 
   if (proto.data_location() == TensorProto::EXTERNAL) {
-    std::string location;
-    std::int64_t offset = 0;
-    std::int64_t length = -1;
-    for (const onnx::StringStringEntryProto& entry : proto.external_data()) {
-      std::int64_t* number = entry.key() == "offset"   ? &offset
-                             : entry.key() == "length" ? &length
-                                                       : nullptr;
-      if (entry.key() == "location") location = entry.value();
-      if (number == nullptr) continue;  // "checksum" and unknown keys carry no layout.
-      char* end = nullptr;
-      errno = 0;
-      const long long parsed = std::strtoll(entry.value().c_str(), &end, 10);
-      if (errno != 0 || end == entry.value().c_str() || *end != '\0' || parsed < 0) {
-        return Status::Corruption(what + ": external data " + entry.key() + " '" + entry.value() +
-                                  "' is not a byte count");
-      }
-      *number = parsed;
-    }
-    if (location.empty()) return Status::Corruption(what + ": external data has no location");
     if (external == nullptr) {
       return Status::InvalidArgument(what + " has external data, which is not allowed here");
     }
     EDGEMOND_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Create(*dtype, shape));
-    const Status read = external->Read(
-        location, offset, length,
+    const Status read = ReadExternal(
+        proto, *external,
         std::span<std::byte>(static_cast<std::byte*>(tensor.raw_data()), tensor.byte_size()));
     if (!read.ok()) return read.WithContext(what);
     return tensor;

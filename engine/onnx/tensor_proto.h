@@ -47,6 +47,10 @@ class ExternalDataDir {
 // Converts `proto`. `external` resolves data_location EXTERNAL; may be null to refuse it.
 Result<Tensor> TensorFromProto(const onnx::TensorProto& proto, const ExternalDataDir* external);
 
+// Reads the external data of `proto` into its raw_data, so that it no longer refers to a
+// file. Does nothing for tensors that hold their data. Checks sizes as TensorFromProto does.
+Status InlineExternalData(onnx::TensorProto& proto, const ExternalDataDir& external);
+
 }  // namespace edgemond::engine
 
 #endif  // EDGEMOND_ENGINE_ONNX_TENSOR_PROTO_H_
