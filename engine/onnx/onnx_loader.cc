@@ -224,15 +224,19 @@ Status SetDeclared(Graph& graph, const onnx::ValueInfoProto& info) {
   return Status::Ok();
 }
 
-Result<Graph> BuildGraph(const onnx::ModelProto& model, const std::map<std::string, int>& opsets,
+// Builds the graph. Each initializer's data is released from `model` once converted, so that
+// the weights are held twice at most for one tensor at a time.
+Result<Graph> BuildGraph(onnx::ModelProto& model, const std::map<std::string, int>& opsets,
                          const ExternalDataDir& external) {
   const onnx::GraphProto& proto = model.graph();
   if (proto.sparse_initializer_size() > 0) {
     return Status::Unsupported("sparse initializers are not supported");
   }
   Graph graph;
-  for (const onnx::TensorProto& initializer : proto.initializer()) {
+  for (onnx::TensorProto& initializer : *model.mutable_graph()->mutable_initializer()) {
     Result<Tensor> tensor = TensorFromProto(initializer, &external);
+    // release_raw_data hands over the heap string; clearing would keep its capacity.
+    std::unique_ptr<std::string> released(initializer.release_raw_data());
     if (!tensor.ok()) return tensor.status().WithContext("initializer");
     EDGEMOND_ASSIGN_OR_RETURN(const ValueId id, graph.AddValue(initializer.name()));
     EDGEMOND_RETURN_IF_ERROR(
@@ -294,8 +298,7 @@ Result<Graph> BuildGraph(const onnx::ModelProto& model, const std::map<std::stri
 
 }  // namespace
 
-Result<Graph> ImportOnnx(std::string_view bytes, const std::string& model_dir,
-                         const InputShapes& input_shapes, OnnxModelInfo* info) {
+Result<onnx::ModelProto> ParseModel(std::string_view bytes) {
   if (static_cast<std::int64_t>(bytes.size()) > kMaxModelFileBytes) {
     return Status::ResourceExhausted("the model is larger than protobuf can parse");
   }
@@ -305,6 +308,12 @@ Result<Graph> ImportOnnx(std::string_view bytes, const std::string& model_dir,
         "not an ONNX model: the protobuf message does not parse "
         "(truncated or another file type)");
   }
+  return model;
+}
+
+Result<Graph> ImportParsed(onnx::ModelProto& model, std::int64_t file_bytes,
+                           const std::string& model_dir, const InputShapes& input_shapes,
+                           OnnxModelInfo* info) {
   if (!model.has_graph()) {
     return Status::Corruption("not an ONNX model: it has no graph");
   }
@@ -353,20 +362,35 @@ Result<Graph> ImportOnnx(std::string_view bytes, const std::string& model_dir,
     info->opsets = opsets;
     info->producer = model.producer_name();
     if (!model.producer_version().empty()) info->producer += " " + model.producer_version();
-    info->file_bytes = static_cast<std::int64_t>(bytes.size());
+    info->file_bytes = file_bytes;
     info->external_data_bytes = external.bytes_read();
     info->fully_checked = full;
   }
   return graph;
 }
 
+Result<Graph> ImportOnnx(std::string_view bytes, const std::string& model_dir,
+                         const InputShapes& input_shapes, OnnxModelInfo* info) {
+  EDGEMOND_ASSIGN_OR_RETURN(onnx::ModelProto model, ParseModel(bytes));
+  return ImportParsed(model, static_cast<std::int64_t>(bytes.size()), model_dir, input_shapes,
+                      info);
+}
+
 Result<std::shared_ptr<const Model>> LoadOnnxModel(const std::string& path,
                                                    const ModelOptions& options,
                                                    OnnxModelInfo* info) {
-  EDGEMOND_ASSIGN_OR_RETURN(const std::string bytes, ReadWholeFile(path, kMaxModelFileBytes));
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
-  Result<Graph> graph = ImportOnnx(bytes, dir, options.input_shapes, info);
+  Result<Graph> graph = Status::Internal("not imported");
+  {
+    // The file's bytes are dropped as soon as they are parsed.
+    EDGEMOND_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path, kMaxModelFileBytes));
+    const auto file_bytes = static_cast<std::int64_t>(bytes.size());
+    Result<onnx::ModelProto> model = ParseModel(bytes);
+    if (!model.ok()) return model.status().WithContext(path);
+    std::string().swap(bytes);
+    graph = ImportParsed(*model, file_bytes, dir, options.input_shapes, info);
+  }
   if (!graph.ok()) return graph.status().WithContext(path);
   Result<std::shared_ptr<const Model>> model = Model::Build(std::move(graph).value(), options);
   if (!model.ok()) return model.status().WithContext(path);
