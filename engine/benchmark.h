@@ -56,16 +56,24 @@ LatencyStats ComputeLatencyStats(std::vector<std::chrono::nanoseconds> samples);
 // Runs warm-ups and timed runs on a session whose inputs are set, timing with `clock`.
 Result<LatencyStats> RunBenchmark(Session& session, const BenchmarkSpec& spec, const Clock& clock);
 
-// Sums per-step times over runs; a StepObserver for --profile.
+// Sums per-step times over runs, read from `clock`; a StepObserver for --profile.
 class StepProfile final : public StepObserver {
  public:
-  explicit StepProfile(std::size_t steps) : totals_(steps, std::chrono::nanoseconds(0)) {}
-  void OnStep(int step, std::chrono::nanoseconds duration) override {
-    totals_[static_cast<std::size_t>(step)] += duration;
+  StepProfile(const Clock& clock, std::size_t steps)
+      : clock_(clock), totals_(steps, std::chrono::nanoseconds(0)) {}
+  void BeforeStep(int step) override {
+    (void)step;
+    start_ = clock_.Now();
+  }
+  void AfterStep(int step) override {
+    totals_[static_cast<std::size_t>(step)] +=
+        std::chrono::duration_cast<std::chrono::nanoseconds>(clock_.Now() - start_);
   }
   const std::vector<std::chrono::nanoseconds>& totals() const { return totals_; }
 
  private:
+  const Clock& clock_;  // Not owned; outlives the profile.
+  SteadyTime start_;
   std::vector<std::chrono::nanoseconds> totals_;
 };
 

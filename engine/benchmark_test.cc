@@ -68,13 +68,44 @@ TEST(RunBenchmarkTest, RunsWarmupsAndTimedRuns) {
   EXPECT_EQ(RunBenchmark(**session, {}, clock).status().code(),
             StatusCode::kFailedPrecondition);  // Inputs not set.
   ASSERT_TRUE(SetDeterministicInputs(**session, 1).ok());
-  StepProfile profile((*model)->steps().size());
+  StepProfile profile(clock, (*model)->steps().size());
   Result<LatencyStats> stats =
       RunBenchmark(**session, {.warmup_runs = 2, .runs = 5, .observer = &profile}, clock);
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_EQ(stats->runs, 5);
   EXPECT_EQ(stats->max, nanoseconds(0));  // The fake clock never moved.
   EXPECT_FALSE(RunBenchmark(**session, {.runs = 0}, clock).ok());
+}
+
+// A clock that moves 1 ms every time it is read, so each measured interval is known.
+class TickingClock final : public Clock {
+ public:
+  SteadyTime Now() const override {
+    now_ += milliseconds(1);
+    return now_;
+  }
+  WallTime WallNow() const override { return WallTime(); }
+
+ private:
+  mutable SteadyTime now_;
+};
+
+TEST(RunBenchmarkTest, TimesRunsAndStepsWithTheGivenClock) {
+  testing::OpTester test("Relu", 14);
+  test.Input("x", testing::IotaTensor(Shape({8}))).Output("y");
+  Result<std::shared_ptr<const Model>> model = test.Build();
+  ASSERT_TRUE(model.ok());
+  Result<std::unique_ptr<Session>> session = Session::Create(*model);
+  ASSERT_TRUE(session.ok());
+  ASSERT_TRUE(SetDeterministicInputs(**session, 1).ok());
+  const TickingClock clock;
+  StepProfile profile(clock, (*model)->steps().size());
+  Result<LatencyStats> stats =
+      RunBenchmark(**session, {.warmup_runs = 0, .runs = 3, .observer = &profile}, clock);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  // Per run the benchmark reads the clock at start and end, the profile twice in between.
+  EXPECT_EQ(stats->p50, milliseconds(3));
+  EXPECT_EQ(profile.totals()[0], milliseconds(3));
 }
 
 }  // namespace

@@ -122,6 +122,9 @@ Status PrepareContext::RequireInputCount(int min, int max) const {
 }
 
 Status PrepareContext::RequireInputType(int index, std::initializer_list<DataType> allowed) const {
+  if (!has_input(index)) {
+    return Status::InvalidArgument("input " + std::to_string(index) + " is required");
+  }
   const DataType dtype = input(index).dtype;
   std::string names;
   for (const DataType type : allowed) {
@@ -134,6 +137,9 @@ Status PrepareContext::RequireInputType(int index, std::initializer_list<DataTyp
 }
 
 Status PrepareContext::RequireInputRank(int index, int min_rank, int max_rank) const {
+  if (!has_input(index)) {
+    return Status::InvalidArgument("input " + std::to_string(index) + " is required");
+  }
   const int rank = input(index).shape.rank();
   if (rank < min_rank || rank > max_rank) {
     return Status::InvalidArgument(

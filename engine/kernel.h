@@ -109,7 +109,8 @@ class PrepareContext {
   // Floating-point operations of one Run() (a multiply-add counts 2), for reports.
   void SetFlops(std::uint64_t flops) { flops_ = flops; }
 
-  // Helpers for the common checks; their messages name the input.
+  // Helpers for the common checks; their messages name the input. The type and rank checks
+  // also fail when the input is absent, so they are safe to call first.
   Status RequireInputCount(int min, int max) const;
   Status RequireInputType(int index, std::initializer_list<DataType> allowed) const;
   Status RequireInputRank(int index, int min_rank, int max_rank) const;

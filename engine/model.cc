@@ -53,7 +53,7 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
   EDGEMOND_RETURN_IF_ERROR(FreezeInputs(graph, options.constant_inputs));
   EDGEMOND_RETURN_IF_ERROR(BindInputShapes(graph, options.input_shapes));
   FoldStats fold;
-  EDGEMOND_RETURN_IF_ERROR(ResolveAndFold(graph, registry, &fold));
+  EDGEMOND_RETURN_IF_ERROR(ResolveAndFold(graph, registry, options.max_arena_bytes, &fold));
   stats.folded_nodes = fold.folded_nodes;
   stats.removed_nodes = RemoveIdentities(graph);
   stats.removed_nodes += RemoveDeadNodes(graph);

@@ -39,7 +39,8 @@ struct ModelOptions {
   ConstantInputs constant_inputs;
   // The kernels to use; nullptr means KernelRegistry::Builtin(). Must outlive Build().
   const KernelRegistry* registry = nullptr;
-  // Refuse models whose arena would be larger (the default only stops absurd sizes).
+  // Refuse models whose arena, or any one tensor (folded constants included), would be
+  // larger. The default only stops absurd sizes; the daemon sets the device's budget.
   std::int64_t max_arena_bytes = kMaxTensorBytes;
 };
 

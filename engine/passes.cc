@@ -198,6 +198,10 @@ Result<PreparedKernel> PrepareNode(const Graph& graph, NodeId id, const KernelRe
   const Node& node = graph.node(id);
   const Result<const KernelDef*> def = registry.Find(node.domain, node.op_type, node.opset);
   if (!def.ok()) return def.status().WithContext(DescribeForError(graph, id));
+  // Every ONNX operator's first output is required; kernels rely on it.
+  if (node.outputs.empty() || node.outputs[0] == kNoValue) {
+    return Status::InvalidArgument(DescribeForError(graph, id) + ": output 0 is missing");
+  }
 
   std::vector<const TensorInfo*> inputs(node.inputs.size(), nullptr);
   std::vector<const Tensor*> constants(node.inputs.size(), nullptr);
@@ -240,7 +244,8 @@ Result<PreparedKernel> PrepareNode(const Graph& graph, NodeId id, const KernelRe
   return prepared;
 }
 
-Status ResolveAndFold(Graph& graph, const KernelRegistry& registry, FoldStats* stats) {
+Status ResolveAndFold(Graph& graph, const KernelRegistry& registry, std::int64_t max_tensor_bytes,
+                      FoldStats* stats) {
   EDGEMOND_ASSIGN_OR_RETURN(const std::vector<NodeId> order, graph.TopologicalOrder());
   for (const NodeId id : order) {
     EDGEMOND_ASSIGN_OR_RETURN(PreparedKernel prepared, PrepareNode(graph, id, registry));
@@ -250,6 +255,12 @@ Status ResolveAndFold(Graph& graph, const KernelRegistry& registry, FoldStats* s
       Value& value = graph.value(node.outputs[i]);
       const Status declared = CheckDeclared(value, *prepared.outputs[i]);
       if (!declared.ok()) return declared.WithContext(DescribeForError(graph, id));
+      if (prepared.outputs[i]->byte_size() > max_tensor_bytes) {
+        return Status::ResourceExhausted(DescribeForError(graph, id) + ": output '" + value.name +
+                                         "' (" + prepared.outputs[i]->ToString() +
+                                         ") is larger than the " +
+                                         std::to_string(max_tensor_bytes) + "-byte limit");
+      }
       value.info = *prepared.outputs[i];
     }
 

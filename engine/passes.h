@@ -52,8 +52,10 @@ struct FoldStats {
 // Prepares every live node's kernel in topological order (REQUIRES: inputs bound), recording
 // output types and shapes in the graph, checks them against the types the model declares, and
 // folds nodes whose data inputs are all constant. Fails on the first node that is unsupported
-// or invalid.
-Status ResolveAndFold(Graph& graph, const KernelRegistry& registry, FoldStats* stats);
+// or invalid, or whose output would be larger than `max_tensor_bytes` (so that folding never
+// allocates more than the model could run with).
+Status ResolveAndFold(Graph& graph, const KernelRegistry& registry, std::int64_t max_tensor_bytes,
+                      FoldStats* stats);
 
 // Replaces Identity nodes, and Dropout nodes whose mask output is unused, by their input.
 // Returns the number of nodes removed.

@@ -127,6 +127,25 @@ TEST(PassesTest, AGraphThatFoldsCompletelyStillAnswers) {
   EXPECT_EQ((*y)[0].values<std::int64_t>()[1], 5);
 }
 
+TEST(PassesTest, FoldingRespectsTheMemoryLimit) {
+  // Broadcasting two small constants makes a 4 MB one; with a 1 MB budget the model is refused
+  // before anything that large is allocated.
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{1, ""}})
+      .Constant("column", testing::IotaTensor(Shape({1000, 1})))
+      .Constant("row", testing::IotaTensor(Shape({1, 1000})))
+      .Node("Add", {"column", "row"}, {"table"})
+      .Node("Add", {"table", "x"}, {"y"})
+      .Output("y");
+  ModelOptions options;
+  options.max_arena_bytes = 1 << 20;
+  const Status status = Model::Build(builder.Take(), options).status();
+  EXPECT_EQ(status.code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(status.message().find("float32[1000x1000]) is larger than the 1048576-byte limit"),
+            std::string_view::npos)
+      << status;
+}
+
 TEST(PassesTest, RefusesAttributesTheKernelDoesNotRead) {
   GraphBuilder builder;
   builder.Input("x", DataType::kFloat32, {{4, ""}})
@@ -136,6 +155,23 @@ TEST(PassesTest, RefusesAttributesTheKernelDoesNotRead) {
   EXPECT_TRUE(status.IsUnsupported());
   EXPECT_EQ(status.message(),
             "node 'Relu0' (Relu, opset 13): attribute 'fancy_mode' not supported");
+}
+
+TEST(PassesTest, RefusesNodesWithoutOutputs) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{4, ""}})
+      .Node("Shape", {"x"}, {})
+      .Node("Relu", {"x"}, {"y"});
+  builder.Output("y");
+  EXPECT_EQ(Model::Build(builder.Take(), ModelOptions{}).status().message(),
+            "node 'Shape0' (Shape, opset 13): output 0 is missing");
+}
+
+TEST(PassesTest, RefusesNodesMissingRequiredInputs) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{4, ""}}).Node("Dropout", {}, {"y"}).Output("y");
+  EXPECT_EQ(Model::Build(builder.Take(), ModelOptions{}).status().message(),
+            "node 'Dropout0' (Dropout, opset 13): input 0 is required");
 }
 
 TEST(PassesTest, RefusesUnsupportedOpsNamingTheNode) {

@@ -112,15 +112,12 @@ Status Session::Run(StepObserver* observer) {
         binding.outputs,
         std::span<const bool>(binding.output_present.get(), binding.outputs.size()),
         binding.scratch, options_.threads);
-    const auto start = observer != nullptr ? std::chrono::steady_clock::now()
-                                           : std::chrono::steady_clock::time_point();
+    if (observer != nullptr) observer->BeforeStep(static_cast<int>(s));
     const Status status = step.kernel->Run(context);
     if (!status.ok()) {
       return status.WithContext("node '" + step.name + "' (" + step.op_type + ")");
     }
-    if (observer != nullptr) {
-      observer->OnStep(static_cast<int>(s), std::chrono::steady_clock::now() - start);
-    }
+    if (observer != nullptr) observer->AfterStep(static_cast<int>(s));
   }
   return Status::Ok();
 }

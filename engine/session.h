@@ -14,7 +14,6 @@
 #ifndef EDGEMOND_ENGINE_SESSION_H_
 #define EDGEMOND_ENGINE_SESSION_H_
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,11 +35,13 @@ struct SessionOptions {
   Allocator* allocator = nullptr;
 };
 
-// Receives per-step timings from Session::Run (profiling). Called on the running thread.
+// Told when each step of Session::Run starts and ends (profiling, tracing). Called on the
+// running thread; the observer reads its own clock, so the session measures nothing itself.
 class StepObserver {
  public:
   virtual ~StepObserver() = default;
-  virtual void OnStep(int step, std::chrono::nanoseconds duration) = 0;
+  virtual void BeforeStep(int step) = 0;
+  virtual void AfterStep(int step) = 0;
 };
 
 class Session {
@@ -57,7 +58,7 @@ class Session {
   // (Model::inputs()); the message says what was expected and what was given.
   Status SetInput(std::string_view name, const ConstTensorView& value);
   // Runs every step. kFailedPrecondition when an input was never set; kernel errors (an index
-  // out of range in Gather) name the node. `observer`, when given, is told each step's time.
+  // out of range in Gather) name the node. `observer`, when given, sees each step.
   Status Run(StepObserver* observer = nullptr);
   // A view of an output, valid until the next Run() or SetInput() or the session's end.
   Result<ConstTensorView> Output(std::string_view name) const;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <exception>
 #include <filesystem>
@@ -143,6 +144,28 @@ Status CheckTensorDims(const onnx::TensorProto& tensor) {
   const Shape shape(std::vector<std::int64_t>(tensor.dims().begin(), tensor.dims().end()));
   const Result<std::int64_t> bytes = CheckedByteSize(shape, DataType::kUint8);
   if (!bytes.ok()) return bytes.status().WithContext("tensor '" + tensor.name() + "'");
+  return Status::Ok();
+}
+
+// libonnx 1.12's shape inference divides by these attributes without checking them (a stride
+// of 0 raises SIGFPE inside convPoolShapeInference). ONNX requires them positive anyway.
+Status CheckDivisorAttributes(const onnx::GraphProto& graph) {
+  static constexpr std::string_view kPositive[] = {"strides", "dilations", "kernel_shape", "group",
+                                                   "blocksize"};
+  for (const onnx::NodeProto& node : graph.node()) {
+    for (const onnx::AttributeProto& attribute : node.attribute()) {
+      if (std::find(std::begin(kPositive), std::end(kPositive), attribute.name()) ==
+          std::end(kPositive)) {
+        continue;
+      }
+      bool positive = attribute.i() >= 1 || attribute.type() != onnx::AttributeProto::INT;
+      for (const std::int64_t value : attribute.ints()) positive = positive && value >= 1;
+      if (!positive) {
+        return Status::InvalidArgument("node '" + node.name() + "' (" + node.op_type() +
+                                       "): attribute '" + attribute.name() + "' must be positive");
+      }
+    }
+  }
   return Status::Ok();
 }
 
@@ -340,6 +363,15 @@ Result<Graph> ImportParsed(onnx::ModelProto& model, std::int64_t file_bytes,
   }
 
   EDGEMOND_RETURN_IF_ERROR(CheckStoredTensors(model.graph()));
+  EDGEMOND_RETURN_IF_ERROR(CheckDivisorAttributes(model.graph()));
+  // libonnx's checker only warns on stderr about experimental operators; refuse them here.
+  for (const onnx::NodeProto& node : model.graph().node()) {
+    if (NormalizeDomain(node.domain()).empty() &&
+        onnx::checker::check_is_experimental_op(node.op_type())) {
+      return Status::Unsupported("node '" + node.name() + "' (" + node.op_type() +
+                                 "): experimental operators are not supported");
+    }
+  }
   // External data is read (through the engine's own path checks) before libonnx's checker
   // runs, which would otherwise look for the files relative to the working directory.
   EDGEMOND_ASSIGN_OR_RETURN(ExternalDataDir external, ExternalDataDir::Open(model_dir));

@@ -166,6 +166,45 @@ TEST(OnnxLoaderTest, RefusesAbsurdDimensions) {
   w->add_dims(16);
   const Status status = LoadOnnxModel(Write(dir, huge_weight), ModelOptions{}).status();
   EXPECT_EQ(status.code(), StatusCode::kResourceExhausted) << status;
+
+  // 16 GB declared, 16 bytes stored: refused before anything that large is allocated, by
+  // libonnx's checker for models it knows and by the engine for newer ones.
+  for (const int opset : {13, 21}) {
+    onnx::ModelProto hollow = MakeModel(opset);
+    hollow.mutable_graph()->mutable_initializer(0)->set_dims(0, 4'000'000'000);
+    const Status hollow_status = LoadOnnxModel(Write(dir, hollow), ModelOptions{}).status();
+    EXPECT_EQ(hollow_status.code(),
+              opset == 13 ? StatusCode::kInvalidArgument : StatusCode::kCorruption)
+        << hollow_status;
+  }
+}
+
+// libonnx's shape inference divides by strides unchecked; a zero must be refused first.
+TEST(OnnxLoaderTest, RefusesZeroStridesBeforeShapeInference) {
+  onnx::ModelProto model = MakeModel();
+  onnx::GraphProto* graph = model.mutable_graph();
+  AddTensorValue(graph->mutable_input(0), "x", {1, 1, 4, 4});
+  AddTensorValue(graph->mutable_output(0), "y", {1, 1, 2, 2});
+  graph->clear_node();
+  onnx::NodeProto* pool = graph->add_node();
+  pool->set_name("pool");
+  pool->set_op_type("MaxPool");
+  pool->add_input("x");
+  pool->add_output("y");
+  onnx::AttributeProto* kernel = pool->add_attribute();
+  kernel->set_name("kernel_shape");
+  kernel->set_type(onnx::AttributeProto::INTS);
+  kernel->add_ints(2);
+  kernel->add_ints(2);
+  onnx::AttributeProto* strides = pool->add_attribute();
+  strides->set_name("strides");
+  strides->set_type(onnx::AttributeProto::INTS);
+  strides->add_ints(2);
+  strides->add_ints(0);
+  TempDir dir;
+  const Status status = LoadOnnxModel(Write(dir, model), ModelOptions{}).status();
+  EXPECT_EQ(status.message().substr(status.message().find("node")),
+            "node 'pool' (MaxPool): attribute 'strides' must be positive");
 }
 
 TEST(OnnxLoaderTest, BindsSymbolicInputsAndRefusesWrongShapes) {

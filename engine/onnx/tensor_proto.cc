@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace edgemond::engine {
@@ -42,7 +43,8 @@ bool IsPlainRelativePath(std::string_view location) {
 
 // Reads the external data of `proto` into `out`, which has the tensor's size.
 Status ReadExternal(const TensorProto& proto, const ExternalDataDir& external,
-                    std::span<std::byte> out) {
+                    std::int64_t expected_bytes,
+                    const std::function<Result<std::span<std::byte>>()>& allocate) {
   std::string location;
   std::int64_t offset = 0;
   std::int64_t length = -1;
@@ -62,7 +64,7 @@ Status ReadExternal(const TensorProto& proto, const ExternalDataDir& external,
     *number = parsed;
   }
   if (location.empty()) return Status::Corruption("external data has no location");
-  return external.Read(location, offset, length, out);
+  return external.Read(location, offset, length, expected_bytes, allocate);
 }
 
 }  // namespace
@@ -75,10 +77,11 @@ Status InlineExternalData(TensorProto& proto, const ExternalDataDir& external) {
   const Shape shape(std::vector<std::int64_t>(proto.dims().begin(), proto.dims().end()));
   const Result<std::int64_t> bytes = CheckedByteSize(shape, *dtype);
   if (!bytes.ok()) return bytes.status().WithContext(what);
-  std::string data(static_cast<std::size_t>(*bytes), '\0');
-  const Status read =
-      ReadExternal(proto, external,
-                   std::span<std::byte>(reinterpret_cast<std::byte*>(data.data()), data.size()));
+  std::string data;
+  const Status read = ReadExternal(proto, external, *bytes, [&]() -> Result<std::span<std::byte>> {
+    data.resize(static_cast<std::size_t>(*bytes));
+    return std::span<std::byte>(reinterpret_cast<std::byte*>(data.data()), data.size());
+  });
   if (!read.ok()) return read.WithContext(what);
   proto.clear_external_data();
   proto.set_data_location(TensorProto::DEFAULT);
@@ -94,7 +97,8 @@ Result<ExternalDataDir> ExternalDataDir::Open(const std::string& dir) {
 }
 
 Status ExternalDataDir::Read(std::string_view location, std::int64_t offset, std::int64_t length,
-                             std::span<std::byte> out) const {
+                             std::int64_t expected_bytes,
+                             const std::function<Result<std::span<std::byte>>()>& allocate) const {
   const std::string name(location);
   if (!dir_.valid()) {
     return Status::InvalidArgument("external data '" + name +
@@ -132,12 +136,13 @@ Status ExternalDataDir::Read(std::string_view location, std::int64_t offset, std
                               " is outside the " + std::to_string(size) + "-byte file");
   }
   if (length < 0) length = size - offset;
-  if (length != static_cast<std::int64_t>(out.size()) || length > size - offset) {
+  if (length != expected_bytes || length > size - offset) {
     return Status::Corruption("external data '" + name + "' has " + std::to_string(length) +
                               " bytes at offset " + std::to_string(offset) + " (file of " +
                               std::to_string(size) + " bytes); the tensor needs " +
-                              std::to_string(out.size()));
+                              std::to_string(expected_bytes));
   }
+  EDGEMOND_ASSIGN_OR_RETURN(const std::span<std::byte> out, allocate());
   std::size_t done = 0;
   while (done < out.size()) {
     const ssize_t n = ::pread(file.get(), out.data() + done, out.size() - done,
@@ -168,21 +173,27 @@ Result<Tensor> TensorFromProto(const TensorProto& proto, const ExternalDataDir* 
     if (external == nullptr) {
       return Status::InvalidArgument(what + " has external data, which is not allowed here");
     }
-    EDGEMOND_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Create(*dtype, shape));
-    const Status read = ReadExternal(
-        proto, *external,
-        std::span<std::byte>(static_cast<std::byte*>(tensor.raw_data()), tensor.byte_size()));
+    std::optional<Tensor> tensor;
+    const Status read =
+        ReadExternal(proto, *external, *bytes, [&]() -> Result<std::span<std::byte>> {
+          EDGEMOND_ASSIGN_OR_RETURN(Tensor created, Tensor::Create(*dtype, shape));
+          tensor.emplace(std::move(created));
+          return std::span<std::byte>(static_cast<std::byte*>(tensor->raw_data()),
+                                      tensor->byte_size());
+        });
     if (!read.ok()) return read.WithContext(what);
-    return tensor;
+    return std::move(*tensor);
   }
 
-  EDGEMOND_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Create(*dtype, shape));
+  // The data's size is checked before the tensor is allocated: a model may declare a huge
+  // shape with no data behind it.
   if (proto.has_raw_data()) {
     if (static_cast<std::int64_t>(proto.raw_data().size()) != *bytes) {
       return Status::Corruption(what + " of shape " + shape.ToString() + " needs " +
                                 std::to_string(*bytes) + " bytes of data, has " +
                                 std::to_string(proto.raw_data().size()));
     }
+    EDGEMOND_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Create(*dtype, shape));
     if (*bytes > 0)
       std::memcpy(tensor.raw_data(), proto.raw_data().data(), proto.raw_data().size());
     return tensor;
@@ -193,57 +204,64 @@ Result<Tensor> TensorFromProto(const TensorProto& proto, const ExternalDataDir* 
   switch (*dtype) {
     case DataType::kFloat32:
       given = proto.float_data_size();
-      if (given == count) CopyField<float>(proto.float_data(), tensor);
       break;
     case DataType::kFloat64:
       given = proto.double_data_size();
-      if (given == count) CopyField<double>(proto.double_data(), tensor);
       break;
     case DataType::kInt64:
       given = proto.int64_data_size();
-      if (given == count) CopyField<std::int64_t>(proto.int64_data(), tensor);
       break;
     case DataType::kUint32:
-      given = proto.uint64_data_size();
-      if (given == count) CopyField<std::uint32_t>(proto.uint64_data(), tensor);
-      break;
     case DataType::kUint64:
       given = proto.uint64_data_size();
-      if (given == count) CopyField<std::uint64_t>(proto.uint64_data(), tensor);
       break;
-    case DataType::kInt32:
+    default:  // The 8- to 32-bit types, 16-bit floats (their bits) and bool: one int32 each.
       given = proto.int32_data_size();
-      if (given == count) CopyField<std::int32_t>(proto.int32_data(), tensor);
-      break;
-    case DataType::kInt16:
-      given = proto.int32_data_size();
-      if (given == count) CopyField<std::int16_t>(proto.int32_data(), tensor);
-      break;
-    case DataType::kUint16:
-    case DataType::kFloat16:
-    case DataType::kBFloat16:  // The 16 bits of each value, in an int32.
-      given = proto.int32_data_size();
-      if (given == count) CopyField<std::uint16_t>(proto.int32_data(), tensor);
-      break;
-    case DataType::kInt8:
-      given = proto.int32_data_size();
-      if (given == count) CopyField<std::int8_t>(proto.int32_data(), tensor);
-      break;
-    case DataType::kUint8:
-      given = proto.int32_data_size();
-      if (given == count) CopyField<std::uint8_t>(proto.int32_data(), tensor);
-      break;
-    case DataType::kBool:
-      given = proto.int32_data_size();
-      if (given == count) {
-        bool* out = tensor.data<bool>();
-        for (int i = 0; i < given; ++i) out[i] = proto.int32_data(i) != 0;
-      }
       break;
   }
   if (given != count) {
     return Status::Corruption(what + " of shape " + shape.ToString() + " has " +
                               std::to_string(given) + " values; expected " + std::to_string(count));
+  }
+  EDGEMOND_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Create(*dtype, shape));
+  switch (*dtype) {
+    case DataType::kFloat32:
+      CopyField<float>(proto.float_data(), tensor);
+      break;
+    case DataType::kFloat64:
+      CopyField<double>(proto.double_data(), tensor);
+      break;
+    case DataType::kInt64:
+      CopyField<std::int64_t>(proto.int64_data(), tensor);
+      break;
+    case DataType::kUint32:
+      CopyField<std::uint32_t>(proto.uint64_data(), tensor);
+      break;
+    case DataType::kUint64:
+      CopyField<std::uint64_t>(proto.uint64_data(), tensor);
+      break;
+    case DataType::kInt32:
+      CopyField<std::int32_t>(proto.int32_data(), tensor);
+      break;
+    case DataType::kInt16:
+      CopyField<std::int16_t>(proto.int32_data(), tensor);
+      break;
+    case DataType::kUint16:
+    case DataType::kFloat16:
+    case DataType::kBFloat16:
+      CopyField<std::uint16_t>(proto.int32_data(), tensor);
+      break;
+    case DataType::kInt8:
+      CopyField<std::int8_t>(proto.int32_data(), tensor);
+      break;
+    case DataType::kUint8:
+      CopyField<std::uint8_t>(proto.int32_data(), tensor);
+      break;
+    case DataType::kBool: {
+      bool* out = tensor.data<bool>();
+      for (int i = 0; i < given; ++i) out[i] = proto.int32_data(i) != 0;
+      break;
+    }
   }
   return tensor;
 }

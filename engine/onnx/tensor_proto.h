@@ -11,6 +11,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,9 +30,12 @@ class ExternalDataDir {
   static Result<ExternalDataDir> Open(const std::string& dir);
 
   // Reads `length` bytes (or, when length < 0, up to the end of the file) at `offset` of
-  // `location` into `out`, which must be exactly that long.
+  // `location`, which must be `expected_bytes`. Only once the file is found to hold them is
+  // `allocate` called for the destination (of expected_bytes), so a model that declares a
+  // huge tensor without its data costs nothing.
   Status Read(std::string_view location, std::int64_t offset, std::int64_t length,
-              std::span<std::byte> out) const;
+              std::int64_t expected_bytes,
+              const std::function<Result<std::span<std::byte>>()>& allocate) const;
 
   // Total bytes read so far, for model-size reports.
   std::int64_t bytes_read() const { return bytes_read_; }

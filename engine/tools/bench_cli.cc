@@ -301,7 +301,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   spec.runs = options.runs;
   spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(options.duration_seconds));
-  StepProfile profile(model->steps().size());
+  StepProfile profile(clock, model->steps().size());
   if (options.profile) spec.observer = &profile;
   const Result<LatencyStats> latency = RunBenchmark(session, spec, clock);
   if (!latency.ok()) return Fail(latency.status(), options.json, out, err);
