@@ -78,6 +78,9 @@ class Model {
   const std::vector<IoInfo>& inputs() const { return inputs_; }
   const std::vector<IoInfo>& outputs() const { return outputs_; }
   const ModelStats& stats() const { return stats_; }
+  // The graph after the passes: every value's resolved type, the constants. For tools and
+  // checks; execution uses steps() and slots().
+  const Graph& graph() const { return graph_; }
 
   // --- Execution plan, for Session. ---
   // Where a value lives during a run.

@@ -18,11 +18,10 @@ constexpr std::int64_t kMaxArenaBytes = 64 << 20;
 constexpr std::uint64_t kMaxFlops = 50'000'000;
 
 void LoadAndRun(std::string_view bytes) {
-  Result<Graph> graph = ImportOnnx(bytes, /*model_dir=*/"", /*input_shapes=*/{}, nullptr);
-  if (!graph.ok()) return;
   ModelOptions options;
   options.max_arena_bytes = kMaxArenaBytes;
-  Result<std::shared_ptr<const Model>> model = Model::Build(std::move(graph).value(), options);
+  Result<std::shared_ptr<const Model>> model =
+      LoadOnnxModelFromBytes(bytes, /*model_dir=*/"", options);
   if (!model.ok() || (*model)->stats().flops > kMaxFlops) return;
   Result<std::unique_ptr<Session>> session = Session::Create(*model);
   if (!session.ok()) return;

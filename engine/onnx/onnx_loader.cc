@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <exception>
 #include <filesystem>
+#include <set>
 
 #include "core/unique_fd.h"
 #include "engine/kernel_registry.h"
@@ -193,8 +194,9 @@ bool LibraryKnowsModel(const onnx::ModelProto& model) {
   return true;
 }
 
-// Runs libonnx's checks. Exceptions from libonnx stop here.
-Status CheckWithLibrary(onnx::ModelProto& model, const InputShapes& input_shapes, bool full) {
+// Runs libonnx's checker: the whole model when the library knows it, value infos and tensors
+// otherwise. Exceptions from libonnx stop here.
+Status CheckWithLibrary(const onnx::ModelProto& model, bool full) {
   try {
     if (full) {
       onnx::checker::check_model(model);
@@ -210,17 +212,53 @@ Status CheckWithLibrary(onnx::ModelProto& model, const InputShapes& input_shapes
   } catch (const std::exception& e) {
     return Status::InvalidArgument(std::string("ONNX checker: ") + e.what());
   }
-  if (!full) return Status::Ok();
+  return Status::Ok();
+}
 
-  // Symbolic input dimensions the caller binds are written into the model first, so that the
-  // inferred shapes are concrete and can be compared with the kernels' (passes.cc).
+bool IsFloatingPoint(std::int32_t onnx_type) {
+  return onnx_type == onnx::TensorProto::FLOAT || onnx_type == onnx::TensorProto::DOUBLE ||
+         onnx_type == onnx::TensorProto::FLOAT16 || onnx_type == onnx::TensorProto::BFLOAT16;
+}
+
+// Turns floating-point initializers (whose data BuildGraph has released) into graph inputs of
+// the same type and shape, so that libonnx's shape inference sees their shapes without their
+// data. Integer initializers, which shape inference reads (Reshape targets), stay.
+void StripWeightsForInference(onnx::ModelProto& model) {
+  onnx::GraphProto* graph = model.mutable_graph();
+  std::set<std::string> inputs;
+  for (const onnx::ValueInfoProto& input : graph->input()) inputs.insert(input.name());
+  google::protobuf::RepeatedPtrField<onnx::TensorProto> kept;
+  for (onnx::TensorProto& initializer : *graph->mutable_initializer()) {
+    if (!IsFloatingPoint(initializer.data_type())) {
+      *kept.Add() = std::move(initializer);
+      continue;
+    }
+    if (inputs.count(initializer.name()) > 0) continue;
+    onnx::ValueInfoProto* input = graph->add_input();
+    input->set_name(initializer.name());
+    auto* tensor = input->mutable_type()->mutable_tensor_type();
+    tensor->set_elem_type(initializer.data_type());
+    auto* shape = tensor->mutable_shape();
+    for (const std::int64_t dim : initializer.dims()) shape->add_dim()->set_dim_value(dim);
+  }
+  graph->mutable_initializer()->Swap(&kept);
+}
+
+// Runs libonnx's strict shape inference on a model the engine has already built, and compares
+// every type it infers with the one the kernels computed. It runs last on purpose: libonnx 1.12's
+// inference functions trust their input (a stride of 0 or a weight of the wrong rank crashes
+// them), and the kernels have by now refused anything malformed.
+Status CrossCheckShapes(onnx::ModelProto& model, const Graph& resolved,
+                        const InputShapes& input_shapes) {
+  // Bound symbolic input dimensions are written in first, so that the inferred shapes are
+  // concrete.
   for (onnx::ValueInfoProto& input : *model.mutable_graph()->mutable_input()) {
     const auto given = input_shapes.find(input.name());
     if (given == input_shapes.end() || !input.type().has_tensor_type()) continue;
     onnx::TensorShapeProto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
     if (static_cast<std::size_t>(shape->dim_size()) != given->second.size()) continue;
     for (int i = 0; i < shape->dim_size(); ++i) {
-      if (!shape->dim(i).has_dim_value() && given->second[static_cast<std::size_t>(i)] >= 0) {
+      if (!shape->dim(i).has_dim_value()) {
         shape->mutable_dim(i)->set_dim_value(given->second[static_cast<std::size_t>(i)]);
       }
     }
@@ -231,6 +269,35 @@ Status CheckWithLibrary(onnx::ModelProto& model, const InputShapes& input_shapes
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception& e) {
     return Status::InvalidArgument(std::string("ONNX shape inference: ") + e.what());
+  }
+  const auto compare = [&](const onnx::ValueInfoProto& info) -> Status {
+    const ValueId id = resolved.FindValue(info.name());
+    if (id == kNoValue || !resolved.value(id).info.has_value()) return Status::Ok();
+    if (info.type().value_case() != onnx::TypeProto::kTensorType) return Status::Ok();
+    const TensorInfo& computed = *resolved.value(id).info;
+    const onnx::TypeProto_Tensor& inferred = info.type().tensor_type();
+    bool match = true;
+    const Result<DataType> dtype = DataTypeFromOnnx(inferred.elem_type());
+    if (inferred.elem_type() != onnx::TensorProto::UNDEFINED) {
+      match = dtype.ok() && *dtype == computed.dtype;
+    }
+    if (inferred.has_shape()) {
+      match = match && inferred.shape().dim_size() == computed.shape.rank();
+      for (int i = 0; match && i < inferred.shape().dim_size(); ++i) {
+        const auto& dim = inferred.shape().dim(i);
+        if (dim.has_dim_value() && dim.dim_value() != computed.shape.dim(i)) match = false;
+      }
+    }
+    if (match) return Status::Ok();
+    return Status::InvalidArgument("ONNX shape inference gives value '" + info.name() +
+                                   "' another type than the engine computes (" +
+                                   computed.ToString() + ")");
+  };
+  for (const onnx::ValueInfoProto& info : model.graph().value_info()) {
+    EDGEMOND_RETURN_IF_ERROR(compare(info));
+  }
+  for (const onnx::ValueInfoProto& info : model.graph().output()) {
+    EDGEMOND_RETURN_IF_ERROR(compare(info));
   }
   return Status::Ok();
 }
@@ -247,8 +314,8 @@ Status SetDeclared(Graph& graph, const onnx::ValueInfoProto& info) {
   return Status::Ok();
 }
 
-// Builds the graph. Each initializer's data is released from `model` once converted, so that
-// the weights are held twice at most for one tensor at a time.
+// Builds the graph. Each floating-point initializer's data is released from `model` once
+// converted, so that the weights are held twice at most for one tensor at a time.
 Result<Graph> BuildGraph(onnx::ModelProto& model, const std::map<std::string, int>& opsets,
                          const ExternalDataDir& external) {
   const onnx::GraphProto& proto = model.graph();
@@ -258,8 +325,10 @@ Result<Graph> BuildGraph(onnx::ModelProto& model, const std::map<std::string, in
   Graph graph;
   for (onnx::TensorProto& initializer : *model.mutable_graph()->mutable_initializer()) {
     Result<Tensor> tensor = TensorFromProto(initializer, &external);
-    // release_raw_data hands over the heap string; clearing would keep its capacity.
-    std::unique_ptr<std::string> released(initializer.release_raw_data());
+    // Weights are released (release_raw_data hands over the heap string; clearing would keep
+    // its capacity); small integer tensors stay for libonnx's shape inference.
+    std::unique_ptr<std::string> released(
+        IsFloatingPoint(initializer.data_type()) ? initializer.release_raw_data() : nullptr);
     if (!tensor.ok()) return tensor.status().WithContext("initializer");
     EDGEMOND_ASSIGN_OR_RETURN(const ValueId id, graph.AddValue(initializer.name()));
     EDGEMOND_RETURN_IF_ERROR(
@@ -319,8 +388,6 @@ Result<Graph> BuildGraph(onnx::ModelProto& model, const std::map<std::string, in
   return graph;
 }
 
-}  // namespace
-
 Result<onnx::ModelProto> ParseModel(std::string_view bytes) {
   if (static_cast<std::int64_t>(bytes.size()) > kMaxModelFileBytes) {
     return Status::ResourceExhausted("the model is larger than protobuf can parse");
@@ -335,8 +402,7 @@ Result<onnx::ModelProto> ParseModel(std::string_view bytes) {
 }
 
 Result<Graph> ImportParsed(onnx::ModelProto& model, std::int64_t file_bytes,
-                           const std::string& model_dir, const InputShapes& input_shapes,
-                           OnnxModelInfo* info) {
+                           const std::string& model_dir, OnnxModelInfo* info) {
   if (!model.has_graph()) {
     return Status::Corruption("not an ONNX model: it has no graph");
   }
@@ -386,7 +452,7 @@ Result<Graph> ImportParsed(onnx::ModelProto& model, std::int64_t file_bytes,
     }
   }
   const bool full = LibraryKnowsModel(model);
-  EDGEMOND_RETURN_IF_ERROR(CheckWithLibrary(model, input_shapes, full));
+  EDGEMOND_RETURN_IF_ERROR(CheckWithLibrary(model, full));
 
   EDGEMOND_ASSIGN_OR_RETURN(Graph graph, BuildGraph(model, opsets, external));
   if (info != nullptr) {
@@ -401,11 +467,36 @@ Result<Graph> ImportParsed(onnx::ModelProto& model, std::int64_t file_bytes,
   return graph;
 }
 
+// Imports, builds, then (for models libonnx knows) cross-checks with its shape inference.
+Result<std::shared_ptr<const Model>> BuildParsed(onnx::ModelProto& proto, std::int64_t file_bytes,
+                                                 const std::string& model_dir,
+                                                 const ModelOptions& options, OnnxModelInfo* info) {
+  OnnxModelInfo local;
+  OnnxModelInfo& out = info != nullptr ? *info : local;
+  EDGEMOND_ASSIGN_OR_RETURN(Graph graph, ImportParsed(proto, file_bytes, model_dir, &out));
+  EDGEMOND_ASSIGN_OR_RETURN(std::shared_ptr<const Model> model,
+                            Model::Build(std::move(graph), options));
+  if (out.fully_checked) {
+    StripWeightsForInference(proto);
+    EDGEMOND_RETURN_IF_ERROR(CrossCheckShapes(proto, model->graph(), options.input_shapes));
+  }
+  return model;
+}
+
+}  // namespace
+
 Result<Graph> ImportOnnx(std::string_view bytes, const std::string& model_dir,
-                         const InputShapes& input_shapes, OnnxModelInfo* info) {
+                         OnnxModelInfo* info) {
   EDGEMOND_ASSIGN_OR_RETURN(onnx::ModelProto model, ParseModel(bytes));
-  return ImportParsed(model, static_cast<std::int64_t>(bytes.size()), model_dir, input_shapes,
-                      info);
+  return ImportParsed(model, static_cast<std::int64_t>(bytes.size()), model_dir, info);
+}
+
+Result<std::shared_ptr<const Model>> LoadOnnxModelFromBytes(std::string_view bytes,
+                                                            const std::string& model_dir,
+                                                            const ModelOptions& options,
+                                                            OnnxModelInfo* info) {
+  EDGEMOND_ASSIGN_OR_RETURN(onnx::ModelProto model, ParseModel(bytes));
+  return BuildParsed(model, static_cast<std::int64_t>(bytes.size()), model_dir, options, info);
 }
 
 Result<std::shared_ptr<const Model>> LoadOnnxModel(const std::string& path,
@@ -413,18 +504,16 @@ Result<std::shared_ptr<const Model>> LoadOnnxModel(const std::string& path,
                                                    OnnxModelInfo* info) {
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
-  Result<Graph> graph = Status::Internal("not imported");
+  Result<onnx::ModelProto> proto = Status::Internal("not parsed");
+  std::int64_t file_bytes = 0;
   {
     // The file's bytes are dropped as soon as they are parsed.
     EDGEMOND_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path, kMaxModelFileBytes));
-    const auto file_bytes = static_cast<std::int64_t>(bytes.size());
-    Result<onnx::ModelProto> model = ParseModel(bytes);
-    if (!model.ok()) return model.status().WithContext(path);
-    std::string().swap(bytes);
-    graph = ImportParsed(*model, file_bytes, dir, options.input_shapes, info);
+    file_bytes = static_cast<std::int64_t>(bytes.size());
+    proto = ParseModel(bytes);
   }
-  if (!graph.ok()) return graph.status().WithContext(path);
-  Result<std::shared_ptr<const Model>> model = Model::Build(std::move(graph).value(), options);
+  if (!proto.ok()) return proto.status().WithContext(path);
+  Result<std::shared_ptr<const Model>> model = BuildParsed(*proto, file_bytes, dir, options, info);
   if (!model.ok()) return model.status().WithContext(path);
   return model;
 }

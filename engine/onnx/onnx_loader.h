@@ -2,7 +2,10 @@
 //
 // The ONNX project's own library does the parsing and validation (Debian's libonnx-dev):
 //  - When the model's IR version and every opset import are ones the library knows, the whole
-//    model goes through onnx::checker::check_model and strict onnx::shape_inference.
+//    model goes through onnx::checker::check_model before it is built, and strict
+//    onnx::shape_inference after: the types it infers must equal the kernels'. (Inference runs
+//    last because libonnx 1.12's inference functions crash on some malformed nodes, which the
+//    kernels refuse first.)
 //  - A model that imports a newer opset (or IR version) than the library knows cannot be
 //    checked against schemas the library does not have; then the library checks the graph's
 //    value infos and tensors, and node validation is left to the engine's kernels, which
@@ -43,16 +46,21 @@ struct OnnxModelInfo {
   bool fully_checked = false;
 };
 
-// Parses and checks an ONNX model and returns its graph. `input_shapes` (may be empty) refine
-// symbolic input dimensions for ONNX's shape inference. `model_dir` resolves external data;
-// empty refuses it. `info` (optional) receives what the file says about itself.
-Result<Graph> ImportOnnx(std::string_view bytes, const std::string& model_dir,
-                         const InputShapes& input_shapes, OnnxModelInfo* info);
+// Parses and checks an ONNX model (no shape inference) and returns its graph. `model_dir`
+// resolves external data; empty refuses it. `info` (optional) receives what the file says
+// about itself.
+Result<Graph> ImportOnnx(std::string_view bytes, const std::string& model_dir, OnnxModelInfo* info);
 
-// Reads the file at `path` and builds the model (ImportOnnx + Model::Build).
+// Reads the file at `path`, imports, builds and cross-checks the model.
 Result<std::shared_ptr<const Model>> LoadOnnxModel(const std::string& path,
                                                    const ModelOptions& options,
                                                    OnnxModelInfo* info = nullptr);
+
+// The same from bytes in memory; `model_dir` resolves external data (empty refuses it).
+Result<std::shared_ptr<const Model>> LoadOnnxModelFromBytes(std::string_view bytes,
+                                                            const std::string& model_dir,
+                                                            const ModelOptions& options,
+                                                            OnnxModelInfo* info = nullptr);
 
 // Reads a serialized onnx.TensorProto file (the model-zoo test_data_set_N/input_K.pb format).
 // `name` (optional) receives the tensor's name.

@@ -72,7 +72,7 @@ ConformanceResult RunConformanceCase(const std::string& case_dir) {
     if (proto.graph().node_size() == 1) op = proto.graph().node(0).op_type();
     // Models the engine refuses outright (value types it does not have) are skipped before
     // their data, which may be in those types, is read.
-    const Result<Graph> graph = ImportOnnx(bytes, dir.string(), {}, nullptr);
+    const Result<Graph> graph = ImportOnnx(bytes, dir.string(), nullptr);
     if (!graph.ok()) {
       if (graph.status().IsUnsupported()) return Skip(op, graph.status());
       return Fail(op, "load: " + graph.status().ToString());
