@@ -113,6 +113,11 @@ std::string OnnxDataTypeName(std::int32_t onnx_type) {
 }
 
 std::int64_t NumElements(std::span<const std::int64_t> dims) {
+  // An empty tensor may have huge other dimensions (CheckedByteSize accepts [2^40, 2^40, 0]);
+  // their product must not be formed.
+  for (const std::int64_t d : dims) {
+    if (d == 0) return 0;
+  }
   std::int64_t count = 1;
   for (const std::int64_t d : dims) count *= d;
   return count;
@@ -143,8 +148,10 @@ Result<std::int64_t> CheckedByteSize(const Shape& shape, DataType type) {
     }
     if (d == 0) zero = true;
   }
-  if (zero) return std::int64_t{0};
+  // The non-zero dimensions must be bounded even when a zero makes the tensor empty: kernels
+  // multiply sub-ranges of the dimensions (Flatten of [2^40, 2^40, 0] at axis 2).
   for (const std::int64_t d : shape.dims()) {
+    if (d == 0) continue;
     if (bytes > kMaxTensorBytes / d) {
       return Status::ResourceExhausted("tensor of shape " + shape.ToString() + " (" +
                                        std::string(DataTypeName(type)) + ") is larger than " +
@@ -152,7 +159,7 @@ Result<std::int64_t> CheckedByteSize(const Shape& shape, DataType type) {
     }
     bytes *= d;
   }
-  return bytes;
+  return zero ? std::int64_t{0} : bytes;
 }
 
 std::string TensorInfo::ToString() const {

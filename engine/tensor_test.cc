@@ -12,14 +12,18 @@ TEST(ShapeTest, FormatsAndCounts) {
   EXPECT_EQ(Shape().ToString(), "scalar");
   EXPECT_EQ(Shape().num_elements(), 1);
   EXPECT_EQ(Shape({2, 0, 5}).num_elements(), 0);
+  // Found by fuzzing: huge dimensions next to a zero must not overflow.
+  EXPECT_EQ(Shape({std::int64_t{1} << 40, std::int64_t{1} << 40, 0}).num_elements(), 0);
 }
 
 TEST(CheckedByteSizeTest, ComputesBytes) {
   EXPECT_EQ(*CheckedByteSize(Shape({2, 3}), DataType::kFloat32), 24);
   EXPECT_EQ(*CheckedByteSize(Shape({2, 3}), DataType::kInt64), 48);
   EXPECT_EQ(*CheckedByteSize(Shape(), DataType::kBool), 1);
-  // A zero dimension makes the tensor empty whatever the others say.
-  EXPECT_EQ(*CheckedByteSize(Shape({0, std::int64_t{1} << 62}), DataType::kFloat32), 0);
+  EXPECT_EQ(*CheckedByteSize(Shape({0, 1 << 20}), DataType::kFloat32), 0);
+  // An empty tensor's other dimensions are still bounded: kernels multiply them.
+  EXPECT_EQ(CheckedByteSize(Shape({0, std::int64_t{1} << 62}), DataType::kFloat32).status().code(),
+            StatusCode::kResourceExhausted);
 }
 
 TEST(CheckedByteSizeTest, RefusesAbsurdShapes) {
