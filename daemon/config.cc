@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/json_locator.h"
 #include "core/text.h"
 #include "daemon/config_schema.h"
-#include "daemon/internal/json_locator.h"
 
 namespace edgemond::daemon {
 namespace {
