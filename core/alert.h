@@ -41,11 +41,13 @@ struct ActiveAlert {
   std::string rule;
   AlertState state = AlertState::kPending;  // kPending or kFiring.
   AlertSeverity severity = AlertSeverity::kWarning;
-  Labels labels;                 // The series' labels, then the rule's own labels.
-  std::optional<double> value;   // The last value the rule saw; empty while data is missing.
-  double threshold = 0;          // The rule's trigger threshold.
-  double clear_threshold = 0;    // The rule's clear threshold.
-  WallTime active_since;         // When the condition was first met (pending began).
+  Labels labels;                // The series' labels: with `rule`, the alert's identity.
+  Labels rule_labels;           // The rule's own labels (free-form, e.g. team="ops").
+  std::optional<double> value;  // The last value the rule saw; empty while data is missing.
+  std::string op;               // The rule's comparison: ">", ">=", "<", "<=".
+  double threshold = 0;         // The rule's trigger threshold.
+  double clear_threshold = 0;   // The rule's clear threshold.
+  WallTime active_since;        // When the condition was first met (pending began).
   std::optional<WallTime> firing_since;
   std::optional<WallTime> missing_since;  // Data missing since then (kept by the rule's policy).
   Labels annotations;                     // Rendered with the current value.
@@ -57,8 +59,10 @@ struct AlertTransition {
   std::string rule;
   AlertState state = AlertState::kFiring;  // kFiring or kResolved.
   AlertSeverity severity = AlertSeverity::kWarning;
-  Labels labels;                // As ActiveAlert::labels.
+  Labels labels;                // The series' labels.
+  Labels rule_labels;           // The rule's own labels.
   std::optional<double> value;  // The value that caused it; empty when missing data did.
+  std::string op;               // The rule's comparison: ">", ">=", "<", "<=".
   double threshold = 0;         // The rule's trigger threshold.
   double clear_threshold = 0;   // The rule's clear threshold.
   WallTime at;                  // When the transition happened.
