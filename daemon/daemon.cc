@@ -185,8 +185,9 @@ int Daemon::Run() {
         "also fed between collections while they run on time");
   }
   Tick();  // The first collection happens now, not one interval from now.
-  (void)notifier_.Ready(StatusText());
   status_text_ = StatusText();
+  (void)notifier_.Ready(status_text_);
+  PingWatchdog(/*from_tick=*/true);
   auto code = loop_->Run();
   if (!code.ok()) {
     spdlog::error("{}", code.status().ToString());
@@ -231,8 +232,9 @@ void Daemon::Tick() {
     next_flush_ = finished + std::chrono::seconds(config_.storage.flush_interval_seconds);
   }
   ++ticks_;
-  // The tick is complete: only now may systemd hear that the daemon is alive.
-  PingWatchdog(/*from_tick=*/true);
+  // The tick is complete: only now may systemd hear that the daemon is alive (after the first
+  // tick, Run() sends READY=1 first).
+  if (ticks_ > 1) PingWatchdog(/*from_tick=*/true);
   if (ticks_ > 1) UpdateStatus();
   const std::uint64_t skipped = scheduler_.Advance(clock_.Now());
   if (skipped > 0) {
