@@ -313,5 +313,110 @@ TEST_F(SystemdE2eTest, ServesTheSocketSystemdPasses) {
   EXPECT_EQ(Stop(), 0);
 }
 
+// Alert rules end to end: the test heats and cools a zone by rewriting its temperature file; the
+// transitions appear in /api/v1/alerts, the history, /metrics, and as one stderr line each.
+std::size_t Occurrences(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos;
+       at = text.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+TEST_F(SystemdE2eTest, AlertsFireAndResolveOnceEachEverywhere) {
+  Start(R"({"alerts": {"sink": "stderr", "rules": [
+    {"name": "cpu_hot", "metric": "edgemond_thermal_zone_celsius",
+     "match": {"zone": "cpu-thermal"}, "op": ">", "trigger": 80, "clear": 70, "for": "300ms",
+     "severity": "critical", "annotations": {"summary": "{labels.zone} at {value} C"}}]}})");
+  const std::string temp = root_.Join(std::string(kZone) + "/temp");
+  const auto write_temp = [&](const char* millicelsius) {
+    // Rewritten in place: the collector keeps the file open and reads it again every tick.
+    std::ofstream(temp, std::ios::trunc) << millicelsius << "\n";
+  };
+  const auto alerts = [&] {
+    const json reply = GetJson("/api/v1/alerts");
+    return reply["data"]["alerts"];
+  };
+  const auto firing_metric = [&] {
+    const std::string body = daemon_->Get("/metrics").body;
+    const std::string prefix = "edgemond_alert_firing{alert=\"cpu_hot\",severity=\"critical\"} ";
+    const std::size_t at = body.find(prefix);
+    return at == std::string::npos
+               ? std::string("absent")
+               : body.substr(at + prefix.size(), body.find('\n', at) - at - prefix.size());
+  };
+  EXPECT_TRUE(alerts().empty());
+  EXPECT_EQ(firing_metric(), "0");
+
+  write_temp("85500");
+  ASSERT_TRUE(testing::WaitFor(
+      [&] {
+        const json a = alerts();
+        return a.size() == 1 && a[0]["state"] == "firing";
+      },
+      seconds(10)))
+      << daemon_->process().Output();
+  json alert = alerts()[0];
+  EXPECT_EQ(alert["rule"], "cpu_hot");
+  EXPECT_EQ(alert["severity"], "critical");
+  EXPECT_EQ(alert["value"], 85.5);
+  EXPECT_EQ(alert["labels"]["zone"], "cpu-thermal");
+  EXPECT_EQ(alert["annotations"]["summary"], "cpu-thermal at 85.5 C");
+  EXPECT_TRUE(alert["active_since"].is_number());
+  EXPECT_EQ(firing_metric(), "1");
+
+  write_temp("75000");  // Under the trigger, above the clear threshold: still firing.
+  std::this_thread::sleep_for(milliseconds(500));
+  EXPECT_EQ(alerts().size(), 1u);
+  write_temp("60000");
+  ASSERT_TRUE(testing::WaitFor([&] { return alerts().empty(); }, seconds(10)));
+  EXPECT_EQ(firing_metric(), "0");
+  std::this_thread::sleep_for(milliseconds(500));  // More ticks: nothing more to say.
+
+  const json history = GetJson("/api/v1/alerts/history?rule=cpu_hot");
+  const json& transitions = history["data"]["transitions"];
+  ASSERT_EQ(transitions.size(), 2u) << history.dump(2);
+  EXPECT_EQ(transitions[0]["state"], "resolved");
+  EXPECT_EQ(transitions[0]["reason"], "cleared");
+  EXPECT_EQ(transitions[0]["value"], 60);
+  EXPECT_EQ(transitions[1]["state"], "firing");
+  EXPECT_EQ(transitions[1]["value"], 85.5);
+  EXPECT_EQ(transitions[0]["active_since"], transitions[1]["active_since"]);
+
+  const std::string output = daemon_->process().Output();
+  EXPECT_EQ(Occurrences(output, "alert cpu_hot{"), 2u) << output;
+  EXPECT_EQ(Occurrences(output, "FIRING (critical): value 85.5 > 80"), 1u) << output;
+  EXPECT_EQ(Occurrences(output, "RESOLVED (critical): value 60 no longer > 70"), 1u) << output;
+  EXPECT_EQ(Stop(), 0);
+}
+
+// A restart keeps a firing alert firing, with its start time, and does not log it again.
+TEST_F(SystemdE2eTest, AFiringAlertSurvivesARestart) {
+  const std::string config = R"({"alerts": {"sink": "stderr", "rules": [
+    {"name": "cpu_hot", "metric": "edgemond_thermal_zone_celsius",
+     "match": {"zone": "cpu-thermal"}, "op": ">", "trigger": 80, "clear": 70}]}})";
+  root_.CopyTree(FixturePath(std::string("devices/") + kBoard));
+  copied_ = true;
+  std::ofstream(root_.Join(std::string(kZone) + "/temp"), std::ios::trunc) << "90000\n";
+  Start(config);
+  const auto alerts = [&] {
+    const json reply = GetJson("/api/v1/alerts");
+    return reply["data"]["alerts"];
+  };
+  ASSERT_TRUE(testing::WaitFor([&] { return alerts().size() == 1; }, seconds(10)));
+  const json since = alerts()[0]["active_since"];
+  EXPECT_EQ(Stop(), 0);
+
+  Start(config);
+  ASSERT_EQ(alerts().size(), 1u);
+  EXPECT_EQ(alerts()[0]["state"], "firing");
+  EXPECT_EQ(alerts()[0]["active_since"], since);
+  const std::string output = daemon_->process().Output();
+  EXPECT_EQ(Occurrences(output, "FIRING"), 0u) << output;
+  EXPECT_NE(output.find("restored 1 alert that was firing"), std::string::npos) << output;
+  EXPECT_EQ(Stop(), 0);
+}
+
 }  // namespace
 }  // namespace edgemond
