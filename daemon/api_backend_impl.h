@@ -9,6 +9,7 @@
 #define EDGEMOND_DAEMON_API_BACKEND_IMPL_H_
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -38,6 +39,7 @@ class ApiBackendImpl final : public http::ApiBackend {
   std::vector<ActiveAlert> ActiveAlerts() const override;
   Result<std::vector<AlertTransition>> AlertHistory(const AlertHistoryQuery& query) const override;
   nlohmann::json AlertRules() const override;
+  std::vector<http::ApiEvent> Events() const override;
 
   // Publishes a finished tick's samples.
   void SetLatest(std::vector<Sample> samples);
@@ -48,6 +50,10 @@ class ApiBackendImpl final : public http::ApiBackend {
   void SetAlertRules(nlohmann::json rules);
   // `history` is borrowed and must outlive this object; null until set.
   void SetAlertHistory(storage::AlertHistory* history);
+  // Appends events, keeping the most recent kMaxEvents.
+  void AddEvents(std::vector<http::ApiEvent> events);
+
+  static constexpr std::size_t kMaxEvents = 512;
 
  private:
   const RootedFs& fs_;
@@ -64,6 +70,7 @@ class ApiBackendImpl final : public http::ApiBackend {
   std::shared_ptr<const nlohmann::json> rules_ =
       std::make_shared<const nlohmann::json>(nlohmann::json::array());  // Guarded by mu_.
   storage::AlertHistory* history_ = nullptr;  // Set before serving; the history is thread-safe.
+  std::deque<http::ApiEvent> events_;         // Guarded by mu_.
 };
 
 }  // namespace edgemond::daemon

@@ -39,6 +39,17 @@ struct Config {
     bool memory = true;
     bool thermal = true;
     bool hwmon = true;
+    bool power_rail = true;
+    bool rapl = true;
+    bool fan = true;
+    bool jetson_gpu = true;
+    bool amd_gpu = true;
+    bool nvidia_gpu = true;
+    bool emc = true;
+    bool power_mode = true;
+    bool throttle = true;
+    // What the nvidia_gpu collector dlopen()s: a library name, or a path.
+    std::string nvml_library = "libnvidia-ml.so.1";
   } collectors;
 
   struct Storage {

@@ -9,6 +9,7 @@
 #include "alerts/journal_sink.h"
 #include "alerts/rule_parser.h"
 #include "collectors/builtin_collectors.h"
+#include "collectors/throttle_events.h"
 #include "daemon/logging.h"
 #include "storage/sqlite_store.h"
 
@@ -26,6 +27,16 @@ collectors::CollectorsConfig ToCollectorsConfig(const Config::Collectors& config
   out.collectors["memory"].enabled = config.memory;
   out.collectors["thermal"].enabled = config.thermal;
   out.collectors["hwmon"].enabled = config.hwmon;
+  out.collectors["power_rail"].enabled = config.power_rail;
+  out.collectors["rapl"].enabled = config.rapl;
+  out.collectors["fan"].enabled = config.fan;
+  out.collectors["jetson_gpu"].enabled = config.jetson_gpu;
+  out.collectors["amd_gpu"].enabled = config.amd_gpu;
+  out.collectors["nvidia_gpu"].enabled = config.nvidia_gpu;
+  out.collectors["emc"].enabled = config.emc;
+  out.collectors["power_mode"].enabled = config.power_mode;
+  out.collectors["throttle"].enabled = config.throttle;
+  out.nvml_library = config.nvml_library;
   return out;
 }
 
@@ -47,6 +58,19 @@ nlohmann::json RulesJson(const std::vector<alerts::Rule>& rules) {
 
 std::string Plural(std::size_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+// The collectors' configuration. NVML talks to the host's driver, not to files under the root: with
+// a --root tree (a fixture, another board's capture) the host's GPUs do not belong to the device
+// being read. A library named explicitly (a test's fake NVML) is still used.
+collectors::CollectorsConfig CollectorsConfigFor(const Config& config) {
+  collectors::CollectorsConfig out = ToCollectorsConfig(config.collectors);
+  if (config.root != "/" && config.collectors.nvml_library == Config().collectors.nvml_library &&
+      config.collectors.nvidia_gpu) {
+    spdlog::info("root is {}: not reading this host's NVIDIA GPUs through NVML", config.root);
+    out.collectors["nvidia_gpu"].enabled = false;
+  }
+  return out;
 }
 
 }  // namespace
@@ -86,10 +110,10 @@ Status Daemon::Start() {
                             loop_->AddTimer([this] { PingWatchdog(/*from_tick=*/false); }));
   (void)notifier_.SetStatus("Starting: opening the database");
 
-  const collectors::CollectorsConfig collectors_config = ToCollectorsConfig(config_.collectors);
+  const collectors::CollectorsConfig collectors_config = CollectorsConfigFor(config_);
   EDGEMOND_RETURN_IF_ERROR(collectors::ValidateCollectorsConfig(collectors_config));
   runner_ = std::make_unique<collectors::CollectorRunner>(
-      collectors::MakeBuiltinCollectors(fs_, collectors_config), clock_);
+      collectors::MakeBuiltinCollectors(fs_, collectors_config, clock_), clock_);
 
   storage::StorageOptions storage_options;
   storage_options.path = config_.storage.path;
@@ -218,6 +242,7 @@ void Daemon::Tick() {
   series_ = report.samples.size();
 
   const Status appended = store_->Append(report.samples);
+  PublishThrottleEvents(report.samples);
   backend_->SetLatest(std::move(report.samples));
   if (!appended.ok()) {
     if (!store_error_ || *store_error_ != appended) {
@@ -283,6 +308,23 @@ void Daemon::HandleTransitions(const std::vector<AlertTransition>& transitions) 
     spdlog::info("alert history is stored again");
     history_error_.reset();
   }
+}
+
+void Daemon::PublishThrottleEvents(const std::vector<Sample>& samples) {
+  std::vector<http::ApiEvent> events;
+  for (const collectors::ThrottleEvent& event : throttle_events_.Update(samples)) {
+    const std::string_view state = collectors::ThrottleEventKindName(event.kind);
+    if (event.kind == collectors::ThrottleEvent::Kind::kStarted) {
+      spdlog::warn("throttling started: {} ({})", event.component, event.reason);
+    } else {
+      spdlog::info("throttling ended: {} ({})", event.component, event.reason);
+    }
+    events.push_back(http::ApiEvent{event.at,
+                                    "throttle",
+                                    std::string(state),
+                                    {{"component", event.component}, {"reason", event.reason}}});
+  }
+  if (!events.empty()) backend_->AddEvents(std::move(events));
 }
 
 void Daemon::FlushStore(bool final_flush) {
@@ -413,13 +455,13 @@ void Daemon::ApplyConfig(Config next) {
     spdlog::info("collecting every {} s", next.collection.interval_seconds);
   }
   if (!SameSection(next, config_, "collectors")) {
-    const collectors::CollectorsConfig collectors_config = ToCollectorsConfig(next.collectors);
+    const collectors::CollectorsConfig collectors_config = CollectorsConfigFor(next);
     if (Status valid = collectors::ValidateCollectorsConfig(collectors_config); !valid.ok()) {
       spdlog::error("collectors: {}; keeping the running ones", valid.ToString());
       next.collectors = config_.collectors;
     } else {
       runner_ = std::make_unique<collectors::CollectorRunner>(
-          collectors::MakeBuiltinCollectors(fs_, collectors_config), clock_);
+          collectors::MakeBuiltinCollectors(fs_, collectors_config, clock_), clock_);
       spdlog::info("collectors restarted with the new selection");
     }
   }

@@ -39,6 +39,7 @@
 #include "alerts/evaluator.h"
 #include "alerts/stderr_sink.h"
 #include "collectors/collector_runner.h"
+#include "collectors/throttle_events.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "core/rooted_fs.h"
@@ -105,6 +106,8 @@ class Daemon final {
   std::string StatusText() const;
   void Reload();
   void ApplyConfig(Config next);
+  // Turns throttling transitions into log lines and API events.
+  void PublishThrottleEvents(const std::vector<Sample>& samples);
   void Shutdown(int signal);
 
   Config config_;  // The configuration in force; changed only by Reload().
@@ -141,6 +144,7 @@ class Daemon final {
   std::string status_text_;  // Last STATUS= sent.
   std::size_t series_ = 0;   // Samples of the last tick.
   std::uint64_t ticks_ = 0;
+  collectors::ThrottleEventTracker throttle_events_;
 };
 
 }  // namespace edgemond::daemon

@@ -18,6 +18,7 @@ void RegisterApiRoutes(Router& router, const ApiContext& context) {
   router.Add("GET", "/api/v1/alerts", "alerts", bind(&HandleAlerts));
   router.Add("GET", "/api/v1/alerts/history", "alert_history", bind(&HandleAlertHistory));
   router.Add("GET", "/api/v1/alerts/rules", "alert_rules", bind(&HandleAlertRules));
+  router.Add("GET", "/api/v1/events", "events", bind(&HandleEvents));
 }
 
 }  // namespace edgemond::http

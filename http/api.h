@@ -42,6 +42,7 @@ Response HandleQuery(const ApiContext& context, const Request& request);
 Response HandleAlerts(const ApiContext& context, const Request& request);
 Response HandleAlertHistory(const ApiContext& context, const Request& request);
 Response HandleAlertRules(const ApiContext& context, const Request& request);
+Response HandleEvents(const ApiContext& context, const Request& request);
 
 }  // namespace edgemond::http
 

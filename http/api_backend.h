@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/alert.h"
+#include "core/clock.h"
 #include "core/query.h"
 #include "core/result.h"
 #include "core/sample.h"
@@ -24,6 +25,16 @@ struct Health {
   bool alive = true;   // The loop is ticking.
   bool ready = false;  // Database open and the first collection done.
   std::string detail;  // Why not, when either is false.
+};
+
+// Something that happened on the device, for GET /api/v1/events ("the CPU became
+// frequency-capped"). `kind` names the family ("throttle"), `state` the transition ("started",
+// "ended"), `labels` the details ({component: "cpu", reason: "frequency_cap"}).
+struct ApiEvent {
+  WallTime at;
+  std::string kind;
+  std::string state;
+  Labels labels;
 };
 
 class ApiBackend {
@@ -54,6 +65,9 @@ class ApiBackend {
 
   // The loaded alert rules, each as a rules file spells it (GET /api/v1/alerts/rules).
   virtual nlohmann::json AlertRules() const = 0;
+
+  // Recent events, oldest first (bounded by the daemon).
+  virtual std::vector<ApiEvent> Events() const = 0;
 };
 
 }  // namespace edgemond::http

@@ -45,6 +45,7 @@ class FixedBackend : public ApiBackend {
     return history;
   }
   nlohmann::json AlertRules() const override { return nlohmann::json::array({{{"name", "r"}}}); }
+  std::vector<ApiEvent> Events() const override { return events; }
 
   std::shared_ptr<const std::vector<Sample>> latest = std::make_shared<const std::vector<Sample>>();
   std::vector<SeriesInfo> catalog = {
@@ -61,6 +62,7 @@ class FixedBackend : public ApiBackend {
   std::vector<ActiveAlert> active;
   std::vector<AlertTransition> history;
   mutable std::optional<AlertHistoryQuery> last_history_query;
+  std::vector<ApiEvent> events;
 };
 
 class ApiTest : public ::testing::Test {
@@ -188,6 +190,23 @@ TEST_F(ApiTest, BackendErrorsMapToHttpStatuses) {
   EXPECT_EQ(Get("/api/v1/query", {{"series", "x"}}).status, 422);
   backend_.query_error = Status::Unavailable("database busy");
   EXPECT_EQ(Get("/api/v1/query", {{"series", "x"}}).status, 503);
+}
+
+TEST_F(ApiTest, EventsFilterByKindAndTime) {
+  const WallTime now = clock_.WallNow();
+  backend_.events = {
+      {now - std::chrono::hours(2), "throttle", "started", {{"component", "cpu"}}},
+      {now - std::chrono::minutes(5), "throttle", "ended", {{"component", "cpu"}}},
+      {now - std::chrono::minutes(1), "other", "started", {}},
+  };
+  auto body = nlohmann::json::parse(Get("/api/v1/events").body);
+  EXPECT_EQ(body["data"].size(), 3u);
+  body =
+      nlohmann::json::parse(Get("/api/v1/events", {{"kind", "throttle"}, {"from", "-3600"}}).body);
+  ASSERT_EQ(body["data"].size(), 1u);
+  EXPECT_EQ(body["data"][0]["state"], "ended");
+  EXPECT_EQ(body["data"][0]["labels"]["component"], "cpu");
+  EXPECT_EQ(Get("/api/v1/events", {{"from", "never"}}).status, 400);
 }
 
 TEST_F(ApiTest, DeviceAddsTheVersion) {
