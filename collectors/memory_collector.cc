@@ -5,10 +5,9 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/text.h"
-
 #include "collectors/internal/meminfo_parse.h"
 #include "collectors/internal/samples.h"
+#include "core/text.h"
 
 namespace edgemond::collectors {
 namespace {
@@ -62,8 +61,8 @@ std::optional<std::uint64_t> VmstatValue(std::string_view text, std::string_view
 MemoryCollector::MemoryCollector(const RootedFs& fs, long page_size_bytes)
     : meminfo_file_(fs, "/proc/meminfo"),
       vmstat_file_(fs, "/proc/vmstat"),
-      page_size_bytes_(static_cast<double>(page_size_bytes > 0 ? page_size_bytes
-                                                               : ::sysconf(_SC_PAGESIZE))) {}
+      page_size_bytes_(
+          static_cast<double>(page_size_bytes > 0 ? page_size_bytes : ::sysconf(_SC_PAGESIZE))) {}
 
 std::vector<const MetricDesc*> MemoryCollector::Metrics() {
   return {&kMemTotal,  &kMemFree,  &kMemAvailable, &kMemUsed, &kBuffers, &kCached,

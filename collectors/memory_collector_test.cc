@@ -119,8 +119,9 @@ TEST_F(MemoryCollectorTest, AbsentLinesAreMissingNotZero) {
 
 TEST_F(MemoryCollectorTest, SwapTrafficFromVmstatInBytes) {
   edgemond::testing::FakeSysfs fs;
-  fs.Write("proc/meminfo", "MemTotal: 1000 kB\nMemFree: 100 kB\nMemAvailable: 400 kB\n"
-                           "Buffers: 1 kB\nCached: 2 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n");
+  fs.Write("proc/meminfo",
+           "MemTotal: 1000 kB\nMemFree: 100 kB\nMemAvailable: 400 kB\n"
+           "Buffers: 1 kB\nCached: 2 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n");
   fs.Write("proc/vmstat", "nr_free_pages 1234\npswpin 300\npswpout 1000\npgfault 99\n");
   auto root = RootedFs::Open(fs.path());
   ASSERT_TRUE(root.ok());
