@@ -79,7 +79,7 @@ TEST_F(EvaluatorTest, FiresAfterForAndResolvesOnceAtTheClearThreshold) {
   EXPECT_TRUE(sink_.transitions().empty());
   Tick({Temp(88)});  // 3 s after it became active.
   ASSERT_EQ(sink_.transitions().size(), 1u);
-  const AlertTransition& firing = sink_.transitions()[0];
+  const AlertTransition firing = sink_.transitions()[0];  // A copy: the sink grows below.
   EXPECT_EQ(firing.state, AlertState::kFiring);
   EXPECT_EQ(firing.rule, "zone_hot");
   EXPECT_EQ(firing.reason, "threshold");
