@@ -244,6 +244,9 @@ void Daemon::Tick() {
   const Status appended = store_->Append(report.samples);
   PublishThrottleEvents(report.samples);
   backend_->SetLatest(std::move(report.samples));
+  // After the samples (edgemond_alert_firing among them): whoever sees an alert in the API finds
+  // it on /metrics too.
+  backend_->SetActiveAlerts(evaluator_.Active());
   if (!appended.ok()) {
     if (!store_error_ || *store_error_ != appended) {
       spdlog::error("storing samples failed: {}", appended.ToString());
@@ -278,7 +281,6 @@ void Daemon::EvaluateAlerts(std::vector<Sample>& samples, WallTime now) {
   std::vector<Sample> metrics = evaluator_.Metrics(now);
   samples.insert(samples.end(), std::make_move_iterator(metrics.begin()),
                  std::make_move_iterator(metrics.end()));
-  backend_->SetActiveAlerts(evaluator_.Active());
 }
 
 void Daemon::HandleTransitions(const std::vector<AlertTransition>& transitions) {
