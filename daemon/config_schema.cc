@@ -22,6 +22,13 @@ std::string CheckStoragePath(const Config& config) {
   return config.storage.path.empty() ? "must not be empty" : "";
 }
 
+std::string CheckAlertSink(const Config& config) {
+  const std::string& sink = config.alerts.sink;
+  return sink == "auto" || sink == "journal" || sink == "stderr"
+             ? ""
+             : "must be \"auto\", \"journal\" or \"stderr\"";
+}
+
 std::string CheckListen(const Config& config) {
   auto address = http::ParseListenAddress(config.http.listen);
   return address.ok() ? "" : std::string(address.status().message());
@@ -120,6 +127,22 @@ constexpr FieldSpec kFields[] = {
     {"http.max_query_series", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.http.max_query_series; },
      "Most series one /api/v1/query may return.", 1, 100000},
+    {"alerts.sink", FieldKind::kString, [](Config& c) -> void* { return &c.alerts.sink; },
+     "Where alert transitions are written: \"journal\" (structured entries, sd_journal_send), "
+     "\"stderr\" (one readable line each) or \"auto\" (the journal when it is there and "
+     "stderr is not a terminal).", 0, 0, &CheckAlertSink},
+    {"alerts.power_budget_watts", FieldKind::kDouble,
+     [](Config& c) -> void* { return &c.alerts.power_budget_watts; },
+     "The device's power budget in watts. When set, edgemond exports "
+     "edgemond_power_input_budget_ratio (input power / budget) for the power_input_over_budget "
+     "rule. 0: no budget.", 0, 100000},
+    {"alerts.history_retention_days", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.alerts.history_retention_days; },
+     "Alert transitions older than this are deleted from the history (what is still firing is "
+     "kept).", 1, 36500},
+    {"alerts.rules", FieldKind::kAlertRules, [](Config& c) -> void* { return &c.alerts.rules; },
+     "Alert rules (docs/alerts.md). More rules are read from alerts.d/*.json next to this file; "
+     "a rule named like an earlier one replaces it."},
 };
 
 constexpr SectionSpec kSections[] = {
@@ -127,6 +150,7 @@ constexpr SectionSpec kSections[] = {
     {"collectors", "Which collectors run. A collector whose hardware is absent costs nothing."},
     {"storage", "The local time-series database."},
     {"http", "The HTTP/JSON API and the Prometheus /metrics endpoint."},
+    {"alerts", "Threshold alerts, written to the journal and kept in the database (docs/alerts.md)."},
 };
 // clang-format on
 
