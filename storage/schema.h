@@ -3,7 +3,8 @@
 // The schema version lives in PRAGMA user_version; PRAGMA application_id marks the file as
 // edgemond's. A migration moves a database from version N-1 to N inside one transaction that
 // also sets user_version, so a crash or an error mid-way leaves version N-1 intact. Migrations
-// run oldest first; v0 -> v1 creates the foundation layout (docs/adr/0001-storage-v1-layout.md).
+// run oldest first; v0 -> v1 creates the foundation layout (docs/adr/0001-storage-v1-layout.md),
+// v1 -> v2 turns its samples into compressed blocks (docs/adr/0002-storage-v2-blocks.md).
 //
 // The schema is refused, never used or modified, when:
 //   - user_version is newer than this binary understands (a downgrade): kFailedPrecondition;

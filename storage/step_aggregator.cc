@@ -29,12 +29,8 @@ Status StepAggregator::Add(std::int64_t ts_ms, double value) {
     points_.push_back({ts_ms, value});
     return Status::Ok();
   }
-  const std::int64_t bucket = (ts_ms - from_ms_) / step_ms_;
-  if (bucket != bucket_) {
-    CloseBucket();
-    bucket_ = bucket;
-    count_ = 0;
-    sum_ = 0;
+  OpenBucket(ts_ms);
+  if (count_ == 0) {
     min_ = value;
     max_ = value;
   }
@@ -44,6 +40,28 @@ Status StepAggregator::Add(std::int64_t ts_ms, double value) {
   max_ = std::max(max_, value);
   last_ = value;
   return Status::Ok();
+}
+
+void StepAggregator::AddRollup(std::int64_t ts_ms, const RollupPoint& point) {
+  OpenBucket(ts_ms);
+  if (count_ == 0) {
+    min_ = point.min;
+    max_ = point.max;
+  }
+  count_ += point.count;
+  sum_ += point.sum;
+  min_ = std::min(min_, point.min);
+  max_ = std::max(max_, point.max);
+  last_ = point.last;
+}
+
+void StepAggregator::OpenBucket(std::int64_t ts_ms) {
+  const std::int64_t bucket = (ts_ms - from_ms_) / step_ms_;
+  if (bucket == bucket_) return;
+  CloseBucket();
+  bucket_ = bucket;
+  count_ = 0;
+  sum_ = 0;
 }
 
 void StepAggregator::CloseBucket() {

@@ -17,6 +17,7 @@
 
 #include "core/query.h"
 #include "core/status.h"
+#include "storage/rollup.h"
 
 namespace edgemond::storage {
 
@@ -37,11 +38,17 @@ class StepAggregator {
   // kResourceExhausted once a raw query would exceed max_raw_points.
   Status Add(std::int64_t ts_ms, double value);
 
+  // Adds a rollup point (the summary of the samples of an interval starting at ts_ms) to the
+  // bucket holding ts_ms: its count counts as that many samples, its sum as their sum.
+  // REQUIRES: step mode, and the same ordering as Add().
+  void AddRollup(std::int64_t ts_ms, const RollupPoint& point);
+
   // The points, ascending by time. Ends the aggregator's use.
   std::vector<Point> Finish();
 
  private:
   void CloseBucket();
+  void OpenBucket(std::int64_t ts_ms);
 
   const std::int64_t from_ms_;
   const std::int64_t step_ms_;
