@@ -34,14 +34,15 @@ TEST(ConfigTest, CommentsAndPartialFilesWork) {
   auto parsed = ParseConfig(R"({
     // Only what differs from the defaults.
     "http": { "listen": "0.0.0.0:9999" /* LAN */ },
-    "storage": { "retention_days": 30 }
+    "storage": { "raw_retention_days": 30 }
   })",
                             "x.json");
   ASSERT_TRUE(std::holds_alternative<Config>(parsed));
   const Config& config = std::get<Config>(parsed);
   EXPECT_EQ(config.http.listen, "0.0.0.0:9999");
-  EXPECT_EQ(config.storage.retention_days, 30u);
-  EXPECT_EQ(config.storage.flush_interval_seconds, 10u);
+  EXPECT_EQ(config.storage.raw_retention_days, 30u);
+  EXPECT_EQ(config.storage.flush_interval_seconds, 60u);
+  EXPECT_EQ(config.storage.max_size_megabytes, 256u);
 }
 
 TEST(ConfigTest, SyntaxErrorNamesFileAndLine) {
@@ -62,9 +63,9 @@ TEST(ConfigTest, UnknownKeyNamesLineAndSuggests) {
 }
 
 TEST(ConfigTest, WrongTypeNamesTheKey) {
-  EXPECT_EQ(ExpectError("{\"storage\": {\"retention_days\": \"7\"}}").ToString(),
-            "edgemond.json:1: storage.retention_days: expected a whole number, got a string");
-  EXPECT_EQ(ExpectError("{\"storage\": {\"retention_days\": -1}}").message,
+  EXPECT_EQ(ExpectError("{\"storage\": {\"raw_retention_days\": \"7\"}}").ToString(),
+            "edgemond.json:1: storage.raw_retention_days: expected a whole number, got a string");
+  EXPECT_EQ(ExpectError("{\"storage\": {\"raw_retention_days\": -1}}").message,
             "expected a whole number, got a negative number");
   EXPECT_EQ(ExpectError("{\"storage\": 5}").message,
             "expected an object (a section), got a number");
@@ -85,14 +86,14 @@ TEST(ConfigTest, ValuesAreValidated) {
 
 TEST(ConfigTest, DropInsApplyInNameOrderOnTopOfTheFile) {
   testing::FakeSysfs dir;
-  dir.Write("edgemond.json", "{\"storage\": {\"retention_days\": 3}}");
+  dir.Write("edgemond.json", "{\"storage\": {\"raw_retention_days\": 3}}");
   dir.Write("conf.d/20-b.json", "{\"http\": {\"listen\": \"127.0.0.1:2\"}}");
   dir.Write("conf.d/10-a.json", "{\"http\": {\"listen\": \"127.0.0.1:1\", \"threads\": 4}}");
   dir.Write("conf.d/README", "ignored: not .json");
   auto loaded = LoadConfigFile(dir.Join("edgemond.json"), true);
   ASSERT_TRUE(std::holds_alternative<Config>(loaded)) << std::get<ConfigError>(loaded).ToString();
   const Config& config = std::get<Config>(loaded);
-  EXPECT_EQ(config.storage.retention_days, 3u);
+  EXPECT_EQ(config.storage.raw_retention_days, 3u);
   EXPECT_EQ(config.http.listen, "127.0.0.1:2");
   EXPECT_EQ(config.http.threads, 4u);
 }
@@ -132,7 +133,7 @@ TEST(ConfigTest, FlagsAreConvertedAndValidatedLikeFileValues) {
 TEST(ConfigTest, PrintedConfigRoundTrips) {
   Config config;
   config.http.cors_allow_origins = {"http://a", "http://b"};
-  config.storage.retention_days = 9;
+  config.storage.raw_retention_days = 9;
   auto parsed = ParseConfig(ConfigToJson(config).dump(), "printed");
   ASSERT_TRUE(std::holds_alternative<Config>(parsed));
   EXPECT_EQ(ConfigToJson(std::get<Config>(parsed)), ConfigToJson(config));

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <cmath>
 
 #include "collectors/builtin_collectors.h"
@@ -60,7 +61,12 @@ Status Daemon::Start() {
   storage::StorageOptions storage_options;
   storage_options.path = config_.storage.path;
   storage_options.flush_interval = std::chrono::seconds(config_.storage.flush_interval_seconds);
-  storage_options.retention = std::chrono::hours(24) * config_.storage.retention_days;
+  const auto days = [](std::uint32_t n) { return std::chrono::hours(24) * n; };
+  storage_options.raw_retention = days(config_.storage.raw_retention_days);
+  storage_options.minute_retention = days(config_.storage.minute_rollup_retention_days);
+  storage_options.hour_retention = days(config_.storage.hour_rollup_retention_days);
+  storage_options.max_bytes = std::int64_t{config_.storage.max_size_megabytes} << 20;
+  storage_options.ballast_bytes = std::int64_t{config_.storage.ballast_megabytes} << 20;
   auto store = storage::SqliteStore::Open(storage_options);
   if (!store.ok()) return store.status().WithContext("cannot open the database (--db)");
   store_ = std::move(store).value();
@@ -143,17 +149,27 @@ void Daemon::Tick() {
 
 void Daemon::FlushStore(bool final_flush) {
   Status status = store_->Flush();
-  if (status.ok() && !final_flush) {
+  // Retention runs even when the flush failed: on a full disk it is what frees space.
+  if (!final_flush) {
     auto retention = store_->EnforceRetention(clock_.WallNow());
-    if (!retention.ok()) status = retention.status();
+    if (status.ok() && !retention.ok()) status = retention.status();
   }
   if (status.ok()) {
-    if (store_error_) spdlog::info("storage recovered");
+    if (store_error_) spdlog::info("storage recovered: writing to {} again", config_.storage.path);
     store_error_.reset();
     return;
   }
-  if (final_flush || !store_error_ || *store_error_ != status) {
-    spdlog::error("writing to {} failed: {}", config_.storage.path, status.ToString());
+  // Logged when the failure starts or changes kind, not at every flush (a full disk reports
+  // the free space, which changes every time).
+  const bool same_failure = store_error_ && store_error_->code() == status.code() &&
+                            store_error_->error_number() == status.error_number();
+  if (final_flush || !same_failure) {
+    if (status.error_number() == ENOSPC) {
+      spdlog::error("{}; collection goes on, queries answer from memory and disk",
+                    status.message());
+    } else {
+      spdlog::error("writing to {} failed: {}", config_.storage.path, status.ToString());
+    }
   }
   store_error_ = status;
 }
