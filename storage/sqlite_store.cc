@@ -693,9 +693,17 @@ Status SqliteStore::Flush() {
   }
   if (!status.ok()) {
     if (status.code() == StatusCode::kResourceExhausted) {
+      // SQLITE_FULL: the space ran out during the write (another program took it since the
+      // check); SQLite rolled the transaction back.
       ReleaseBallast();
-      std::lock_guard lock(mu_);
-      disk_full_ = true;
+      {
+        std::lock_guard lock(mu_);
+        disk_full_ = true;
+      }
+      return Status(StatusCode::kResourceExhausted,
+                    context() + ": the file system is full (" + std::string(status.message()) +
+                        "); the samples stay in memory until space returns",
+                    ENOSPC);
     }
     return status.WithContext(context());
   }
