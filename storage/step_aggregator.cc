@@ -56,10 +56,12 @@ void StepAggregator::AddRollup(std::int64_t ts_ms, const RollupPoint& point) {
 }
 
 void StepAggregator::OpenBucket(std::int64_t ts_ms) {
-  const std::int64_t bucket = (ts_ms - from_ms_) / step_ms_;
-  if (bucket == bucket_) return;
+  // Most points fall into the open bucket: no division for them.
+  if (ts_ms >= bucket_start_ms_ && ts_ms < bucket_end_ms_) return;
   CloseBucket();
-  bucket_ = bucket;
+  bucket_ = (ts_ms - from_ms_) / step_ms_;
+  bucket_start_ms_ = from_ms_ + bucket_ * step_ms_;
+  bucket_end_ms_ = bucket_start_ms_ + step_ms_;
   count_ = 0;
   sum_ = 0;
 }

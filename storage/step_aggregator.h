@@ -57,7 +57,9 @@ class StepAggregator {
 
   std::vector<Point> points_;  // Step mode: one per bucket from the start.
   // The open bucket (step mode).
-  std::int64_t bucket_ = -1;  // Index of the open bucket; -1 before the first sample.
+  std::int64_t bucket_ = -1;          // Index of the open bucket; -1 before the first sample.
+  std::int64_t bucket_start_ms_ = 0;  // [start, end) of the open bucket; empty before it.
+  std::int64_t bucket_end_ms_ = 0;
   std::int64_t count_ = 0;
   double sum_ = 0;
   double min_ = 0;

@@ -76,6 +76,19 @@ void BitWriter::Finish() {
 }
 
 void BitReader::Refill() {
+  if (buffered_ <= 56 && data_.size() - position_ >= 8) {
+    // Eight bytes at once, big-endian: as many whole bytes as fit in the window.
+    std::uint64_t word = 0;
+    for (int i = 0; i < 8; ++i) {
+      word =
+          (word << 8) | static_cast<std::uint8_t>(data_[position_ + static_cast<std::size_t>(i)]);
+    }
+    const int take = (64 - buffered_) / 8;
+    window_ |= (word >> (64 - 8 * take)) << (64 - 8 * take - buffered_);
+    position_ += static_cast<std::size_t>(take);
+    buffered_ += 8 * take;
+    return;
+  }
   while (buffered_ <= 56 && position_ < data_.size()) {
     window_ |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(data_[position_++]))
                << (56 - buffered_);

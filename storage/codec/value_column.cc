@@ -25,9 +25,18 @@ bool SameBits(double a, double b) { return Bits(a) == Bits(b); }
 
 std::size_t MaxExceptions(std::size_t count) { return count / 8; }
 
+// The first byte of a column: the codec in bits 0-1, whether exceptions follow in bit 2, and for
+// kScaled the scale's index in kScales in bits 3-7.
+constexpr std::uint8_t kHasExceptions = 1 << 2;
+char Header(ValueCodec codec, bool exceptions, std::size_t scale = 0) {
+  return static_cast<char>(static_cast<std::uint8_t>(codec) | (exceptions ? kHasExceptions : 0) |
+                           (scale << 3));
+}
+
 // --- XOR ---------------------------------------------------------------------------------------
 
 void EncodeXor(std::span<const double> values, std::string& out) {
+  out.push_back(Header(ValueCodec::kXor, false));
   BitWriter bits(out);
   std::uint64_t previous = Bits(values[0]);
   bits.Write(previous, 64);
@@ -162,19 +171,20 @@ constexpr std::array<Scale, 21> kScales = {{
     {1, 1000000000}, {0, 255},      {1, 255},
 }};
 
-// The scale with the fewest exceptions (at most MaxExceptions), if any.
-std::optional<Scale> ChooseScale(std::span<const double> values, std::size_t* exceptions_out) {
-  std::optional<Scale> best;
+// The index in kScales of the scale with the fewest exceptions (at most MaxExceptions), if any.
+std::optional<std::size_t> ChooseScale(std::span<const double> values,
+                                       std::size_t* exceptions_out) {
+  std::optional<std::size_t> best;
   std::size_t best_exceptions = MaxExceptions(values.size()) + 1;
-  for (const Scale scale : kScales) {
+  for (std::size_t i = 0; i < kScales.size(); ++i) {
     std::size_t exceptions = 0;
     for (const double value : values) {
-      if (!ToScaled(value, scale)) {
+      if (!ToScaled(value, kScales[i])) {
         if (++exceptions >= best_exceptions) break;
       }
     }
     if (exceptions < best_exceptions) {
-      best = scale;
+      best = i;
       best_exceptions = exceptions;
       if (exceptions == 0) break;
     }
@@ -183,7 +193,8 @@ std::optional<Scale> ChooseScale(std::span<const double> values, std::size_t* ex
   return best;
 }
 
-void EncodeScaled(std::span<const double> values, Scale scale, std::string& out) {
+void EncodeScaled(std::span<const double> values, std::size_t scale_index, std::string& out) {
+  const Scale scale = kScales[scale_index];
   std::vector<std::int64_t> integers;
   std::vector<std::size_t> exceptions;
   integers.reserve(values.size());
@@ -193,9 +204,8 @@ void EncodeScaled(std::span<const double> values, Scale scale, std::string& out)
     // An exception repeats the previous integer, so that it costs nothing in the column.
     integers.push_back(n ? *n : (integers.empty() ? 0 : integers.back()));
   }
-  out.push_back(static_cast<char>(scale.op));
-  PutVarint(out, static_cast<std::uint64_t>(scale.q));
-  PutExceptions(values, exceptions, out);
+  out.push_back(Header(ValueCodec::kScaled, !exceptions.empty(), scale_index));
+  if (!exceptions.empty()) PutExceptions(values, exceptions, out);
   EncodeIntColumn(integers, out);
 }
 
@@ -267,7 +277,8 @@ bool EncodeRatio(std::span<const double> values, std::string& out) {
     denominators.push_back(f->q);
     hint = f->q;
   }
-  PutExceptions(values, exceptions, out);
+  out.push_back(Header(ValueCodec::kRatio, !exceptions.empty()));
+  if (!exceptions.empty()) PutExceptions(values, exceptions, out);
   EncodeIntColumn(denominators, out);
   EncodeIntColumn(numerators, out);
   return true;
@@ -279,26 +290,42 @@ void ApplyExceptions(const std::vector<Exception>& exceptions, std::vector<doubl
 
 }  // namespace
 
+std::optional<ScaledIntegers> ToScaledIntegers(std::span<const double> values) {
+  std::size_t exceptions = 0;
+  const auto index = ChooseScale(values, &exceptions);
+  if (!index) return std::nullopt;
+  const Scale scale = kScales[*index];
+  ScaledIntegers result;
+  result.q = scale.q;
+  result.reciprocal = scale.op == 1;
+  result.exceptions = exceptions;
+  for (const double value : values) {
+    const auto n = ToScaled(value, scale);
+    result.integers.push_back(n ? *n : (result.integers.empty() ? 0 : result.integers.back()));
+  }
+  return result;
+}
+
 bool EncodeValueColumnWith(ValueCodec codec, std::span<const double> values, std::string& out) {
   if (values.empty()) return true;
-  std::string encoded;
-  encoded.push_back(static_cast<char>(codec));
   switch (codec) {
     case ValueCodec::kXor:
-      EncodeXor(values, encoded);
-      break;
+      EncodeXor(values, out);
+      return true;
     case ValueCodec::kScaled: {
-      const auto scale = ChooseScale(values, nullptr);
-      if (!scale) return false;
-      EncodeScaled(values, *scale, encoded);
-      break;
+      const auto index = ChooseScale(values, nullptr);
+      if (!index) return false;
+      EncodeScaled(values, *index, out);
+      return true;
     }
-    case ValueCodec::kRatio:
+    case ValueCodec::kRatio: {
+      std::string encoded;
       if (!EncodeRatio(values, encoded)) return false;
-      break;
+      out += encoded;
+      return true;
+    }
   }
-  out += encoded;
-  return true;
+  return false;
 }
 
 ValueCodec EncodeValueColumn(std::span<const double> values, std::string& out) {
@@ -306,20 +333,19 @@ ValueCodec EncodeValueColumn(std::span<const double> values, std::string& out) {
   std::string best;
   ValueCodec best_codec = ValueCodec::kXor;
   std::size_t exceptions = 0;
-  const auto scale = ChooseScale(values, &exceptions);
-  if (scale) {
-    best.push_back(static_cast<char>(ValueCodec::kScaled));
-    EncodeScaled(values, *scale, best);
+  const auto index = ChooseScale(values, &exceptions);
+  if (index) {
+    EncodeScaled(values, *index, best);
     best_codec = ValueCodec::kScaled;
   }
-  if (!scale || exceptions > 0) {
-    std::string ratio(1, static_cast<char>(ValueCodec::kRatio));
+  if (!index || exceptions > 0) {
+    std::string ratio;
     if (EncodeRatio(values, ratio) && (best.empty() || ratio.size() < best.size())) {
       best = std::move(ratio);
       best_codec = ValueCodec::kRatio;
     }
   }
-  std::string xor_encoded(1, static_cast<char>(ValueCodec::kXor));
+  std::string xor_encoded;
   EncodeXor(values, xor_encoded);
   if (best.empty() || xor_encoded.size() < best.size()) {
     best = std::move(xor_encoded);
@@ -333,21 +359,20 @@ Status DecodeValueColumn(ByteReader& in, std::size_t count, std::vector<double>&
   out.clear();
   if (count == 0) return Status::Ok();
   out.reserve(count);
-  const std::uint8_t codec = in.Byte();
+  const std::uint8_t header = in.Byte();
   if (!in.ok()) return Status::Corruption("value column: truncated");
-  switch (static_cast<ValueCodec>(codec)) {
+  const auto codec = static_cast<ValueCodec>(header & 3);
+  const bool has_exceptions = (header & kHasExceptions) != 0;
+  const std::size_t scale_index = header >> 3;
+  std::vector<Exception> exceptions;
+  switch (codec) {
     case ValueCodec::kXor:
+      if (header != 0) return Status::Corruption("value column: bad xor header");
       return DecodeXor(in, count, out);
     case ValueCodec::kScaled: {
-      Scale scale;
-      scale.op = in.Byte();
-      const std::uint64_t q = in.Varint();
-      if (!in.ok() || scale.op > 1 || q == 0 || q > static_cast<std::uint64_t>(INT64_MAX)) {
-        return Status::Corruption("value column: bad scale");
-      }
-      scale.q = static_cast<std::int64_t>(q);
-      std::vector<Exception> exceptions;
-      EDGEMOND_RETURN_IF_ERROR(GetExceptions(in, count, exceptions));
+      if (scale_index >= kScales.size()) return Status::Corruption("value column: bad scale");
+      const Scale scale = kScales[scale_index];
+      if (has_exceptions) EDGEMOND_RETURN_IF_ERROR(GetExceptions(in, count, exceptions));
       std::vector<std::int64_t> integers;
       EDGEMOND_RETURN_IF_ERROR(DecodeIntColumn(in, count, integers));
       for (const std::int64_t n : integers) out.push_back(Unscale(n, scale));
@@ -355,8 +380,8 @@ Status DecodeValueColumn(ByteReader& in, std::size_t count, std::vector<double>&
       return Status::Ok();
     }
     case ValueCodec::kRatio: {
-      std::vector<Exception> exceptions;
-      EDGEMOND_RETURN_IF_ERROR(GetExceptions(in, count, exceptions));
+      if (scale_index != 0) return Status::Corruption("value column: bad ratio header");
+      if (has_exceptions) EDGEMOND_RETURN_IF_ERROR(GetExceptions(in, count, exceptions));
       std::vector<std::int64_t> denominators;
       std::vector<std::int64_t> numerators;
       EDGEMOND_RETURN_IF_ERROR(DecodeIntColumn(in, count, denominators));
@@ -369,7 +394,7 @@ Status DecodeValueColumn(ByteReader& in, std::size_t count, std::vector<double>&
       return Status::Ok();
     }
   }
-  return Status::Corruption("value column: unknown codec " + std::to_string(codec));
+  return Status::Corruption("value column: unknown codec " + std::to_string(header & 3));
 }
 
 }  // namespace edgemond::storage::codec

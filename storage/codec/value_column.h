@@ -15,10 +15,12 @@
 //            to value: utilization computed as busy / total jiffies, where total wanders around
 //            100 per core and second. p and q are two integer columns.
 //
-// Encoding: u8 codec, then
+// Encoding: a header byte (the codec in bits 0-1, bit 2 set when exceptions follow, and for
+// kScaled the scale in bits 3-7: an index into a fixed table of 1, 10^k and 255 as divisors or
+// reciprocals), then
 //   kXor:    the bit stream (first value in 64 bits), padded to a whole byte;
-//   kScaled: u8 op (0: n / q, 1: n * (1.0 / q)), varint q, exceptions, integer column of n;
-//   kRatio:  exceptions, integer column of q, integer column of p;
+//   kScaled: [exceptions], integer column of n;
+//   kRatio:  [exceptions], integer column of q, integer column of p;
 // with exceptions = varint count, then per exception varint index delta and 8 raw bytes (little
 // endian). The count of values is not stored; the block that holds the column knows it.
 
@@ -26,6 +28,7 @@
 #define EDGEMOND_STORAGE_CODEC_VALUE_COLUMN_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,6 +46,16 @@ ValueCodec EncodeValueColumn(std::span<const double> values, std::string& out);
 // Appends `values` encoded with `codec` if that codec can represent them, and returns false
 // (appending nothing) if it cannot. For tests and measurements.
 bool EncodeValueColumnWith(ValueCodec codec, std::span<const double> values, std::string& out);
+
+// The integers the kScaled codec would store (v == n / q, or n * (1.0 / q)), exceptions
+// replaced by the previous integer; nullopt when no scale fits. For measurements.
+struct ScaledIntegers {
+  std::int64_t q = 1;
+  bool reciprocal = false;  // n * (1.0 / q) rather than n / q.
+  std::vector<std::int64_t> integers;
+  std::size_t exceptions = 0;
+};
+std::optional<ScaledIntegers> ToScaledIntegers(std::span<const double> values);
 
 // Reads `count` values into `out` (replacing its contents) and advances `in` past them.
 // kCorruption when the input is malformed or too short.
