@@ -209,10 +209,12 @@ Status BlockReader::DecodeSeries(std::string_view part, std::uint32_t column_mas
       }
       ByteReader column(in.Bytes(static_cast<std::size_t>(length)));
       EDGEMOND_RETURN_IF_ERROR(codec::DecodeValueColumn(column, static_cast<std::size_t>(points),
-                                                        out.columns[static_cast<std::size_t>(c)]));
+                                                        out.columns[static_cast<std::size_t>(c)],
+                                                        scratch_));
     } else if (wanted) {
       EDGEMOND_RETURN_IF_ERROR(codec::DecodeValueColumn(in, static_cast<std::size_t>(points),
-                                                        out.columns[static_cast<std::size_t>(c)]));
+                                                        out.columns[static_cast<std::size_t>(c)],
+                                                        scratch_));
     }
   }
   return Status::Ok();

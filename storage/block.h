@@ -34,6 +34,7 @@
 
 #include "core/result.h"
 #include "core/status.h"
+#include "storage/codec/value_column.h"
 
 namespace edgemond::storage {
 
@@ -119,6 +120,7 @@ class BlockReader {
   std::size_t tick_count_ = 0;
   std::vector<std::int64_t> ticks_;
   std::vector<Entry> entries_;
+  codec::DecodeScratch scratch_;
 };
 
 }  // namespace edgemond::storage

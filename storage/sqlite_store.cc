@@ -31,14 +31,16 @@ using sqlite::Statement;
 using sqlite::Transaction;
 
 // The WAL file is cut back to this size whenever SQLite rewinds it (journal_size_limit), so a
-// burst (a rollup rebuild, a migration) does not leave a large file behind.
+// burst (a rollup rebuild, a migration) does not leave a large file behind. With a size cap the
+// WAL gets a sixteenth of it, at most this: the cap covers the database and its WAL together.
 constexpr std::int64_t kJournalSizeLimitBytes = 4 << 20;
+constexpr std::int64_t kPageBytes = 4096;
+constexpr std::int64_t kWalFrameBytes = kPageBytes + 24;
 // Page cache per connection. The writer touches the right edge of one table and a few catalog
 // pages; the reader streams pages it will not revisit. Both give their cache back after large
 // reads (Database::ReleaseMemory), so these are bounds, not resident sizes.
 constexpr int kWriterCacheKib = 256;
 constexpr int kReaderCacheKib = 512;
-constexpr std::int64_t kPageBytes = 4096;
 // Free pages kept for reuse by the next flushes rather than given back to the file system.
 constexpr std::int64_t kKeepFreePages = 2048;
 // Space a flush needs beyond its data: WAL frame headers, the pages of the tree it touches, a
@@ -154,14 +156,20 @@ Status ConfigureConnection(Database& db, int cache_kib) {
       std::to_string(cache_kib));
 }
 
-Status EnableWal(Database& db) {
+// What the WAL may take of the size cap.
+std::int64_t WalBudget(const StorageOptions& options) {
+  return options.max_bytes > 0 ? std::min(kJournalSizeLimitBytes, options.max_bytes / 16)
+                               : kJournalSizeLimitBytes;
+}
+
+Status EnableWal(Database& db, std::int64_t journal_size_limit) {
   EDGEMOND_ASSIGN_OR_RETURN(const std::string mode, db.QueryString("PRAGMA journal_mode=WAL"));
   if (mode != "wal") {
     return Status::Unsupported("storage: database " + db.path() +
                                " cannot use write-ahead logging (journal_mode stays \"" + mode +
                                "\"); is it on a network file system?");
   }
-  return db.Execute("PRAGMA journal_size_limit=" + std::to_string(kJournalSizeLimitBytes));
+  return db.Execute("PRAGMA journal_size_limit=" + std::to_string(journal_size_limit));
 }
 
 Result<MetricType> ParseType(std::string_view text) {
@@ -320,7 +328,7 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::Open(const StorageOptions& opt
     }
   }
   EDGEMOND_RETURN_IF_ERROR(PrepareEmptyDatabase(*writer));
-  EDGEMOND_RETURN_IF_ERROR(EnableWal(*writer));
+  EDGEMOND_RETURN_IF_ERROR(EnableWal(*writer, WalBudget(options)));
   EDGEMOND_RETURN_IF_ERROR(ConfigureConnection(*writer, kWriterCacheKib));
   EDGEMOND_RETURN_IF_ERROR(Migrate(*writer));
   if (version > 0 && version < CurrentSchemaVersion()) {
@@ -938,7 +946,11 @@ Status SqliteStore::WriteExtents(const std::vector<SeriesEntry*>& entries) {
 }
 
 Status SqliteStore::CheckpointIfDue() {
-  if (writer_->wal_frames() < options_.checkpoint_wal_frames) return Status::Ok();
+  // Within the size cap's WAL budget (less room for the next flush), whatever the option says.
+  const std::int64_t frames =
+      std::min<std::int64_t>(options_.checkpoint_wal_frames,
+                             std::max<std::int64_t>(16, WalBudget(options_) / kWalFrameBytes - 64));
+  if (writer_->wal_frames() < frames) return Status::Ok();
   return writer_->Checkpoint(Database::CheckpointMode::kPassive).status();
 }
 
@@ -1015,11 +1027,13 @@ Result<RetentionResult> SqliteStore::EnforceRetention(WallTime now) {
   }
   std::int64_t page_count = 0;
   std::int64_t free_pages = 0;
-  const std::int64_t headroom = std::max<std::int64_t>(1 << 20, options_.max_bytes / 64);
+  // The cap covers the database and its WAL: the database gets what the WAL's budget leaves.
+  const std::int64_t database_cap = options_.max_bytes - WalBudget(options_);
+  const std::int64_t headroom = std::max<std::int64_t>(1 << 20, database_cap / 64);
   if (options_.max_bytes > 0) {
     EDGEMOND_ASSIGN_OR_RETURN(page_count, writer_->QueryInt64("PRAGMA page_count"));
     EDGEMOND_ASSIGN_OR_RETURN(free_pages, writer_->QueryInt64("PRAGMA freelist_count"));
-    if ((page_count - free_pages) * kPageBytes > options_.max_bytes - headroom) any = true;
+    if ((page_count - free_pages) * kPageBytes > database_cap - headroom) any = true;
   }
 
   // Catalog entries that may have lost their last data, and extents that move.
@@ -1040,8 +1054,8 @@ Result<RetentionResult> SqliteStore::EnforceRetention(WallTime now) {
     if (options_.max_bytes > 0) {
       EDGEMOND_ASSIGN_OR_RETURN(free_pages, writer_->QueryInt64("PRAGMA freelist_count"));
       std::int64_t used = (page_count - free_pages) * kPageBytes;
-      if (used > options_.max_bytes - headroom) {
-        const std::int64_t target = options_.max_bytes - 2 * headroom;
+      if (used > database_cap - headroom) {
+        const std::int64_t target = database_cap - 2 * headroom;
         while (used > target) {
           // The oldest block relative to its tier's retention goes first, so that under the cap
           // every tier keeps the same fraction of its retention.
@@ -1147,10 +1161,11 @@ Status SqliteStore::VacuumIfWorthIt() {
   // Freed pages are reused by the next flushes, so a little free space is kept; beyond that,
   // or when the file is over its size limit, it goes back to the file system (after the next
   // checkpoint).
-  const std::int64_t headroom = std::max<std::int64_t>(1 << 20, options_.max_bytes / 64);
+  const std::int64_t database_cap = options_.max_bytes - WalBudget(options_);
+  const std::int64_t headroom = std::max<std::int64_t>(1 << 20, database_cap / 64);
   const std::int64_t keep = std::max(kKeepFreePages, 2 * headroom / kPageBytes);
   std::int64_t pages = 0;
-  if (options_.max_bytes > 0 && page_count * kPageBytes > options_.max_bytes) {
+  if (options_.max_bytes > 0 && page_count * kPageBytes > database_cap) {
     pages = free_pages;
   } else if (free_pages > keep) {
     pages = free_pages - keep / 2;
@@ -1363,6 +1378,16 @@ class SeriesPipeline {
   Status status_;
 };
 
+// Rollup point i of decoded columns; the columns not decoded read as 0.
+RollupPoint PointAt(const SeriesPoints& points, std::size_t i) {
+  const auto at = [&](int c) {
+    const auto& values = points.columns[static_cast<std::size_t>(c)];
+    return values.empty() ? 0.0 : values[i];
+  };
+  return RollupPoint{at(kMinColumn), at(kMaxColumn), at(kSumColumn),
+                     static_cast<std::int64_t>(at(kCountColumn)), at(kLastColumn)};
+}
+
 std::uint32_t ColumnsFor(Aggregation aggregation) {
   // The count is always read: it tells empty intervals apart.
   std::uint32_t mask = 1u << kCountColumn;
@@ -1516,15 +1541,7 @@ Result<QueryResult> SqliteStore::Query(const RangeQuery& query) {
               }
               EDGEMOND_RETURN_IF_ERROR(pipeline.PushRaw(job.target, ts[u], points.columns[0][u]));
             } else {
-              const auto column = [&](int c) {
-                const auto& values = points.columns[static_cast<std::size_t>(c)];
-                return values.empty() ? 0.0 : values[u];
-              };
-              pipeline.PushRollup(
-                  job.source, job.target, ts[u],
-                  RollupPoint{column(kMinColumn), column(kMaxColumn), column(kSumColumn),
-                              static_cast<std::int64_t>(column(kCountColumn)),
-                              column(kLastColumn)});
+              pipeline.PushRollup(job.source, job.target, ts[u], PointAt(points, u));
             }
           }
           return Status::Ok();

@@ -92,8 +92,9 @@ struct StorageOptions {
   std::chrono::milliseconds raw_retention = std::chrono::hours(24 * 7);
   std::chrono::milliseconds minute_retention = std::chrono::hours(24 * 90);
   std::chrono::milliseconds hour_retention = std::chrono::hours(24 * 730);
-  // The most the database file may hold; EnforceRetention drops the oldest blocks to stay below.
-  // 0: no cap.
+  // The most the database file and its WAL may hold together; EnforceRetention drops the oldest
+  // blocks to stay below (the WAL gets max_bytes / 16, at most 4 MiB, and is checkpointed before
+  // it outgrows that). 0: no cap.
   std::int64_t max_bytes = std::int64_t{256} << 20;
   // Space reserved in `<path>.ballast` and given up when the file system is full, so that the
   // store can still clean up. 0: no ballast.

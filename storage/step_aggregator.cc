@@ -29,7 +29,7 @@ Status StepAggregator::Add(std::int64_t ts_ms, double value) {
     points_.push_back({ts_ms, value});
     return Status::Ok();
   }
-  OpenBucket(ts_ms);
+  if (ts_ms < bucket_start_ms_ || ts_ms >= bucket_end_ms_) NextBucket(ts_ms);
   if (count_ == 0) {
     min_ = value;
     max_ = value;
@@ -42,22 +42,7 @@ Status StepAggregator::Add(std::int64_t ts_ms, double value) {
   return Status::Ok();
 }
 
-void StepAggregator::AddRollup(std::int64_t ts_ms, const RollupPoint& point) {
-  OpenBucket(ts_ms);
-  if (count_ == 0) {
-    min_ = point.min;
-    max_ = point.max;
-  }
-  count_ += point.count;
-  sum_ += point.sum;
-  min_ = std::min(min_, point.min);
-  max_ = std::max(max_, point.max);
-  last_ = point.last;
-}
-
-void StepAggregator::OpenBucket(std::int64_t ts_ms) {
-  // Most points fall into the open bucket: no division for them.
-  if (ts_ms >= bucket_start_ms_ && ts_ms < bucket_end_ms_) return;
+void StepAggregator::NextBucket(std::int64_t ts_ms) {
   CloseBucket();
   bucket_ = (ts_ms - from_ms_) / step_ms_;
   bucket_start_ms_ = from_ms_ + bucket_ * step_ms_;

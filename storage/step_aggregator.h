@@ -41,14 +41,28 @@ class StepAggregator {
   // Adds a rollup point (the summary of the samples of an interval starting at ts_ms) to the
   // bucket holding ts_ms: its count counts as that many samples, its sum as their sum.
   // REQUIRES: step mode, and the same ordering as Add().
-  void AddRollup(std::int64_t ts_ms, const RollupPoint& point);
+  // (Inline: a long query adds a point per minute of every series.)
+  void AddRollup(std::int64_t ts_ms, const RollupPoint& point) {
+    // Most points fall into the open bucket: no division for them.
+    if (ts_ms < bucket_start_ms_ || ts_ms >= bucket_end_ms_) NextBucket(ts_ms);
+    if (count_ == 0) {
+      min_ = point.min;
+      max_ = point.max;
+    }
+    count_ += point.count;
+    sum_ += point.sum;
+    min_ = point.min < min_ ? point.min : min_;
+    max_ = point.max > max_ ? point.max : max_;
+    last_ = point.last;
+  }
 
   // The points, ascending by time. Ends the aggregator's use.
   std::vector<Point> Finish();
 
  private:
   void CloseBucket();
-  void OpenBucket(std::int64_t ts_ms);
+  // Closes the open bucket and opens the one holding ts_ms.
+  void NextBucket(std::int64_t ts_ms);
 
   const std::int64_t from_ms_;
   const std::int64_t step_ms_;

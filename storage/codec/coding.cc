@@ -96,8 +96,7 @@ void BitReader::Refill() {
   }
 }
 
-std::uint64_t BitReader::Read(int bits) {
-  if (bits == 0) return 0;
+std::uint64_t BitReader::ReadSlow(int bits) {
   if (bits > 56) {
     const std::uint64_t high = Read(bits - 32);
     return (high << 32) | Read(32);

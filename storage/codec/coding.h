@@ -80,12 +80,22 @@ class BitReader {
   explicit BitReader(std::string_view bytes) : data_(bytes) {}
 
   // Reads `bits` bits (0 <= bits <= 64).
-  std::uint64_t Read(int bits);
+  std::uint64_t Read(int bits) {
+    if (bits == 0) return 0;
+    if (bits <= buffered_) {  // The common case, inline.
+      const std::uint64_t value = window_ >> (64 - bits);
+      window_ <<= bits;
+      buffered_ -= bits;
+      return value;
+    }
+    return ReadSlow(bits);
+  }
   bool ok() const { return ok_; }
   // Bytes consumed so far, counting a partly read byte as whole.
   std::size_t bytes_consumed() const { return position_ - static_cast<std::size_t>(buffered_ / 8); }
 
  private:
+  std::uint64_t ReadSlow(int bits);
   void Refill();
 
   std::string_view data_;

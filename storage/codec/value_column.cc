@@ -355,7 +355,8 @@ ValueCodec EncodeValueColumn(std::span<const double> values, std::string& out) {
   return best_codec;
 }
 
-Status DecodeValueColumn(ByteReader& in, std::size_t count, std::vector<double>& out) {
+Status DecodeValueColumn(ByteReader& in, std::size_t count, std::vector<double>& out,
+                         DecodeScratch& scratch) {
   out.clear();
   if (count == 0) return Status::Ok();
   out.reserve(count);
@@ -373,17 +374,26 @@ Status DecodeValueColumn(ByteReader& in, std::size_t count, std::vector<double>&
       if (scale_index >= kScales.size()) return Status::Corruption("value column: bad scale");
       const Scale scale = kScales[scale_index];
       if (has_exceptions) EDGEMOND_RETURN_IF_ERROR(GetExceptions(in, count, exceptions));
-      std::vector<std::int64_t> integers;
+      std::vector<std::int64_t>& integers = scratch.first;
       EDGEMOND_RETURN_IF_ERROR(DecodeIntColumn(in, count, integers));
-      for (const std::int64_t n : integers) out.push_back(Unscale(n, scale));
+      out.resize(count);
+      const auto q = static_cast<double>(scale.q);
+      if (scale.op == 0) {
+        for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<double>(integers[i]) / q;
+      } else {
+        const double reciprocal = 1.0 / q;
+        for (std::size_t i = 0; i < count; ++i) {
+          out[i] = static_cast<double>(integers[i]) * reciprocal;
+        }
+      }
       ApplyExceptions(exceptions, out);
       return Status::Ok();
     }
     case ValueCodec::kRatio: {
       if (scale_index != 0) return Status::Corruption("value column: bad ratio header");
       if (has_exceptions) EDGEMOND_RETURN_IF_ERROR(GetExceptions(in, count, exceptions));
-      std::vector<std::int64_t> denominators;
-      std::vector<std::int64_t> numerators;
+      std::vector<std::int64_t>& denominators = scratch.first;
+      std::vector<std::int64_t>& numerators = scratch.second;
       EDGEMOND_RETURN_IF_ERROR(DecodeIntColumn(in, count, denominators));
       EDGEMOND_RETURN_IF_ERROR(DecodeIntColumn(in, count, numerators));
       for (std::size_t i = 0; i < count; ++i) {

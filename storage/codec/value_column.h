@@ -58,8 +58,18 @@ struct ScaledIntegers {
 std::optional<ScaledIntegers> ToScaledIntegers(std::span<const double> values);
 
 // Reads `count` values into `out` (replacing its contents) and advances `in` past them.
-// kCorruption when the input is malformed or too short.
-Status DecodeValueColumn(ByteReader& in, std::size_t count, std::vector<double>& out);
+// kCorruption when the input is malformed or too short. `scratch` is working memory a caller
+// decoding many columns passes in so that decoding allocates nothing once it has grown.
+struct DecodeScratch {
+  std::vector<std::int64_t> first;
+  std::vector<std::int64_t> second;
+};
+Status DecodeValueColumn(ByteReader& in, std::size_t count, std::vector<double>& out,
+                         DecodeScratch& scratch);
+inline Status DecodeValueColumn(ByteReader& in, std::size_t count, std::vector<double>& out) {
+  DecodeScratch scratch;
+  return DecodeValueColumn(in, count, out, scratch);
+}
 
 }  // namespace edgemond::storage::codec
 
