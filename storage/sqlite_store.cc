@@ -660,7 +660,8 @@ Status SqliteStore::Flush() {
   bool rollups_built = false;
   if (status.ok()) {
     status = BuildRollups(dirty, newest_t1, built_until);
-    rollups_built = built_until[1] != tiers_[1].built_until || !dirty[1].empty();
+    constexpr auto kMinute = static_cast<std::size_t>(Tier::kMinute);
+    rollups_built = built_until[kMinute] != tiers_[kMinute].built_until || !dirty[kMinute].empty();
   }
   // Extents: for series that store data for the first time, and for everyone each time a
   // 1-minute window is written (hourly); Open() reads the blocks written since.
