@@ -1013,12 +1013,16 @@ Result<RetentionResult> SqliteStore::EnforceRetention(WallTime now) {
     const auto index = static_cast<std::size_t>(spec.tier);
     const std::int64_t cutoff =
         std::min(now_ms - RetentionOf(spec.tier).count(), protected_from[index]);
+    // Nothing of a tier may go while the next tier has summarized none of it (protected_from
+    // is INT64_MIN then, and subtracting the batch from it would overflow).
+    if (cutoff < INT64_MIN + kRetentionBatchMs[index]) continue;
+    const std::int64_t batch_end = cutoff - kRetentionBatchMs[index];
     const auto oldest = tiers_[index].oldest_t0;
     // A whole batch must have expired; most calls stop here without touching the database.
-    if (!oldest || *oldest >= cutoff - kRetentionBatchMs[index]) continue;
+    if (!oldest || *oldest >= batch_end) continue;
     BlockTable table(*writer_, spec);
     EDGEMOND_ASSIGN_OR_RETURN(auto rows, table.EndingBefore(cutoff, kMaxBlocksPerCall + 1));
-    if (rows.empty() || rows.front().t1 >= cutoff - kRetentionBatchMs[index]) continue;
+    if (rows.empty() || rows.front().t1 >= batch_end) continue;
     if (rows.size() > kMaxBlocksPerCall) {
       rows.resize(kMaxBlocksPerCall);
       result.complete = false;
