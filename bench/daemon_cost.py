@@ -9,7 +9,15 @@ cycle and per sample (from /proc/PID/task/*/schedstat, nanosecond run time of ev
 share of one core, peak and final RSS, and for edgemond the database bytes per sample on disk and
 the bytes written per sample (/proc/PID/io write_bytes, WAL and checkpoints included).
 
+edgemond runs on its default configuration, i.e. with every collector on (cpu, memory, thermal,
+hwmon, power_rail, rapl, fan, jetson_gpu, amd_gpu, nvidia_gpu, emc, power_mode, throttle; those
+whose hardware the board lacks cost a check every 60 s). The report adds each collector's median
+time per collection (its own edgemond_collector_duration_seconds, scraped every second) and says
+whether the quiet edgemond stayed under --target-percent of one core (0.1 % by default, the
+device-coverage budget for the Orin board at 1 Hz).
+
 Usage: bench/daemon_cost.py [--board jetson-orin-jp6] [--seconds 120] [--build build]
+                            [--target-percent 0.1]
 Needs: a built tree (cmake --build build), prometheus-node-exporter, sqlite3, curl.
 """
 
@@ -93,6 +101,22 @@ def start_edgemond(binary, root, workdir, name):
     sys.exit(f"edgemond did not start; see {log.name}")
 
 
+def collector_durations(exposition):
+    """{collector: seconds} from edgemond_collector_duration_seconds lines."""
+    out = {}
+    for match in re.finditer(
+            r'^edgemond_collector_duration_seconds\{collector="([^"]+)"\} (\S+)$', exposition,
+            re.MULTILINE):
+        out[match.group(1)] = float(match.group(2))
+    return out
+
+
+def collector_success(exposition):
+    """{collector: bool} from edgemond_collector_success lines."""
+    return {m.group(1): m.group(2) == "1" for m in re.finditer(
+        r'^edgemond_collector_success\{collector="([^"]+)"\} (\S+)$', exposition, re.MULTILINE)}
+
+
 def db_samples(db):
     # Samples stored in raw blocks (schema v2; a v1 database had one row per sample).
     query = ("SELECT coalesce(sum(points), 0) FROM blocks_raw" if has_table(db, "blocks_raw")
@@ -118,6 +142,8 @@ def main():
     parser.add_argument("--board", default="jetson-orin-jp6")
     parser.add_argument("--seconds", type=int, default=120)
     parser.add_argument("--build", default=os.path.join(REPO, "build"))
+    parser.add_argument("--target-percent", type=float, default=0.1,
+                        help="share of one core the quiet edgemond must stay under")
     args = parser.parse_args()
 
     root = os.path.join(REPO, "tests", "fixtures", "devices", args.board)
@@ -147,12 +173,18 @@ def main():
         stored0 = db_samples(quiet_db)
         t0 = time.monotonic()
         scrape_ms = {"edgemond+scrape": [], "node_exporter": []}
+        durations = {}  # collector -> [seconds per collection]
+        found = {}
         next_tick = t0
         while time.monotonic() - t0 < args.seconds:
             for name, port in (("edgemond+scrape", scraped_port), ("node_exporter", ne_port)):
                 start = time.monotonic()
-                fetch(f"http://127.0.0.1:{port}/metrics")
+                body = fetch(f"http://127.0.0.1:{port}/metrics")
                 scrape_ms[name].append((time.monotonic() - start) * 1000)
+                if name == "edgemond+scrape":
+                    for collector, seconds in collector_durations(body).items():
+                        durations.setdefault(collector, []).append(seconds)
+                    found = collector_success(body)
             next_tick += 1
             time.sleep(max(0, next_tick - time.monotonic()))
         elapsed = time.monotonic() - t0
@@ -200,6 +232,18 @@ def main():
           f"{results['node_exporter'] / results['edgemond+scrape']:.1f}x)")
     for name, values in scrape_ms.items():
         print(f"scrape latency {name}: median {statistics.median(values):.2f} ms")
+    print()
+    print("| collector | hardware found | median time per collection | share of one core at 1 Hz |")
+    print("|---|---|---|---|")
+    for collector, values in durations.items():
+        median = statistics.median(values)
+        print(f"| {collector} | {'yes' if found.get(collector) else 'no'} | "
+              f"{median * 1e6:.1f} µs | {median * 100:.4f} % |")
+    quiet_percent = (cpu1["edgemond"] - cpu0["edgemond"]) / (elapsed * 1e9) * 100
+    verdict = "met" if quiet_percent < args.target_percent else "MISSED"
+    print()
+    print(f"target: edgemond under {args.target_percent} % of one core at 1 Hz with every "
+          f"collector on: {quiet_percent:.3f} %, {verdict}")
 
 
 if __name__ == "__main__":

@@ -2,23 +2,47 @@
 
 #include <algorithm>
 
+#include "collectors/amd_gpu_collector.h"
 #include "collectors/collector_runner.h"
 #include "collectors/cpu_collector.h"
+#include "collectors/emc_collector.h"
+#include "collectors/fan_collector.h"
 #include "collectors/hwmon_collector.h"
+#include "collectors/jetson_gpu_collector.h"
 #include "collectors/memory_collector.h"
+#include "collectors/nvidia_gpu_collector.h"
+#include "collectors/power_mode_collector.h"
+#include "collectors/power_rail_collector.h"
+#include "collectors/rapl_collector.h"
 #include "collectors/thermal_collector.h"
+#include "collectors/throttle_collector.h"
 
 namespace edgemond::collectors {
 namespace {
 
+// What a collector may need to be built.
+struct Context {
+  const RootedFs& fs;
+  const CollectorsConfig& config;
+  const Clock& clock;
+};
+
 template <typename T>
-std::unique_ptr<Collector> Make(const RootedFs& fs) {
-  return std::make_unique<T>(fs);
+std::unique_ptr<Collector> Make(const Context& context) {
+  return std::make_unique<T>(context.fs);
+}
+
+std::unique_ptr<Collector> MakeRapl(const Context& context) {
+  return std::make_unique<RaplCollector>(context.fs, context.clock);
+}
+
+std::unique_ptr<Collector> MakeNvidiaGpu(const Context& context) {
+  return std::make_unique<NvidiaGpuCollector>(context.config.nvml_library);
 }
 
 struct BuiltinCollector {
   std::string_view name;  // Must equal the collector's name().
-  std::unique_ptr<Collector> (*make)(const RootedFs& fs);
+  std::unique_ptr<Collector> (*make)(const Context& context);
   std::vector<const MetricDesc*> (*metrics)();
 };
 
@@ -28,6 +52,15 @@ constexpr BuiltinCollector kBuiltins[] = {
     {"memory", &Make<MemoryCollector>, &MemoryCollector::Metrics},
     {"thermal", &Make<ThermalCollector>, &ThermalCollector::Metrics},
     {"hwmon", &Make<HwmonCollector>, &HwmonCollector::Metrics},
+    {"power_rail", &Make<PowerRailCollector>, &PowerRailCollector::Metrics},
+    {"rapl", &MakeRapl, &RaplCollector::Metrics},
+    {"fan", &Make<FanCollector>, &FanCollector::Metrics},
+    {"jetson_gpu", &Make<JetsonGpuCollector>, &JetsonGpuCollector::Metrics},
+    {"amd_gpu", &Make<AmdGpuCollector>, &AmdGpuCollector::Metrics},
+    {"nvidia_gpu", &MakeNvidiaGpu, &NvidiaGpuCollector::Metrics},
+    {"emc", &Make<EmcCollector>, &EmcCollector::Metrics},
+    {"power_mode", &Make<PowerModeCollector>, &PowerModeCollector::Metrics},
+    {"throttle", &Make<ThrottleCollector>, &ThrottleCollector::Metrics},
 };
 
 }  // namespace
@@ -62,10 +95,12 @@ Status ValidateCollectorsConfig(const CollectorsConfig& config) {
 }
 
 std::vector<std::unique_ptr<Collector>> MakeBuiltinCollectors(const RootedFs& fs,
-                                                              const CollectorsConfig& config) {
+                                                              const CollectorsConfig& config,
+                                                              const Clock& clock) {
+  const Context context{fs, config, clock};
   std::vector<std::unique_ptr<Collector>> collectors;
   for (const BuiltinCollector& builtin : kBuiltins) {
-    if (config.OptionsFor(builtin.name).enabled) collectors.push_back(builtin.make(fs));
+    if (config.OptionsFor(builtin.name).enabled) collectors.push_back(builtin.make(context));
   }
   return collectors;
 }

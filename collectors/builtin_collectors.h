@@ -5,8 +5,9 @@
 // per metric in docs/metrics.md, and fixture files for the boards that have the hardware.
 //
 // The daemon maps the config file section
-//   "collectors": {"cpu": {"enabled": true}, "hwmon": {"enabled": false}}
-// onto CollectorsConfig and rejects names BuiltinCollectorNames() does not list.
+//   "collectors": {"cpu": true, "hwmon": false, ..., "nvml_library": "libnvidia-ml.so.1"}
+// onto CollectorsConfig (one `enabled` per collector name, and nvml_library) and rejects names
+// BuiltinCollectorNames() does not list.
 
 #ifndef EDGEMOND_COLLECTORS_BUILTIN_COLLECTORS_H_
 #define EDGEMOND_COLLECTORS_BUILTIN_COLLECTORS_H_
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "collectors/collector.h"
+#include "core/clock.h"
 
 namespace edgemond::collectors {
 
@@ -27,23 +29,33 @@ struct CollectorOptions {
 };
 
 struct CollectorsConfig {
+  static constexpr std::string_view kDefaultNvmlLibrary = "libnvidia-ml.so.1";
+
   // Options by collector name. A collector without an entry runs with the defaults (enabled).
   std::map<std::string, CollectorOptions, std::less<>> collectors;
+
+  // What the nvidia_gpu collector passes to dlopen(): a library name searched the usual way, or a
+  // path. The test suite points it at a fake NVML with the same ABI.
+  std::string nvml_library = std::string(kDefaultNvmlLibrary);
 
   const CollectorOptions& OptionsFor(std::string_view name) const;
 };
 
-// Every built-in collector's name, in the order they run: "cpu", "memory", "thermal", "hwmon".
+// Every built-in collector's name, in the order they run: "cpu", "memory", "thermal", "hwmon",
+// "power_rail", "rapl", "fan", "jetson_gpu", "amd_gpu", "nvidia_gpu", "emc", "power_mode",
+// "throttle".
 std::vector<std::string_view> BuiltinCollectorNames();
 
 // kInvalidArgument naming the first entry of `config` that is not a built-in collector.
 Status ValidateCollectorsConfig(const CollectorsConfig& config);
 
-// The enabled built-in collectors, in run order. `fs` is borrowed by every collector and must
-// outlive them. Construction does no I/O and cannot fail: collectors discover their hardware on
-// the first Collect().
+// The enabled built-in collectors, in run order. `fs` and `clock` (the steady clock rates are
+// computed on) are borrowed by the collectors and must outlive them. Construction does no I/O and
+// cannot fail: collectors discover their hardware on the first Collect(), and one whose hardware is
+// absent returns kNotFound from Collect() (cheaply: it looks again only every 60 ticks).
 std::vector<std::unique_ptr<Collector>> MakeBuiltinCollectors(const RootedFs& fs,
-                                                              const CollectorsConfig& config);
+                                                              const CollectorsConfig& config,
+                                                              const Clock& clock);
 
 // Every metric the built-in collectors and the CollectorRunner can produce, each once, in a stable
 // order (runner self-metrics first, then collector by collector), whether enabled or not: for

@@ -4,7 +4,10 @@
 #ifndef EDGEMOND_COLLECTORS_COLLECTOR_TEST_UTIL_H_
 #define EDGEMOND_COLLECTORS_COLLECTOR_TEST_UTIL_H_
 
+#include <grp.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -91,6 +94,19 @@ inline void ExpectSamples(const std::vector<Sample>& samples, const Wants& want,
     if (want.count(key) == 0)
       ADD_FAILURE() << "unexpected series " << key << " = " << Describe(*sample);
   }
+}
+
+// For a test of what an unprivileged daemon sees (root-only debugfs, RAPL energy_uj): makes this
+// process unable to read files it has no permission for. Tests run as root in CI containers, and
+// root reads any file whatever its mode, so a root process becomes user "nobody"; other users
+// already are unprivileged. Call it only in a child process (the statement of EXPECT_EXIT), since
+// it cannot be undone. `tree` (a temporary directory, 0700 when created) is opened to others so
+// that "nobody" can still walk it. Returns false when privileges could not be dropped.
+inline bool DropFileReadPrivilege(const std::string& tree) {
+  ::chmod(tree.c_str(), 0755);
+  if (::geteuid() != 0) return true;
+  constexpr uid_t kNobody = 65534;
+  return ::setgroups(0, nullptr) == 0 && ::setgid(kNobody) == 0 && ::setuid(kNobody) == 0;
 }
 
 }  // namespace edgemond::collectors::testing

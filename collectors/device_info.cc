@@ -1,6 +1,8 @@
 #include "collectors/device_info.h"
 
 #include "collectors/internal/cpuinfo_parse.h"
+#include "collectors/internal/discovery.h"
+#include "collectors/internal/jetson_parse.h"
 #include "collectors/internal/meminfo_parse.h"
 #include "core/sample.h"
 #include "core/text.h"
@@ -68,6 +70,25 @@ DeviceInfo ReadDeviceInfo(const RootedFs& fs) {
       if (const auto model = block.Get("Model"); model && !model->empty()) {
         info.board_model = SanitizeUtf8(*model);
         break;
+      }
+    }
+  }
+  const std::vector<std::string> compatible = internal::BoardCompatible(fs);
+  if (!compatible.empty()) {
+    info.board_compatible = compatible.front();
+    info.soc = compatible.back();
+  }
+  for (const internal::CpuinfoBlock& block : cpuinfo) {
+    if (const auto revision = block.Get("Revision"); revision && !revision->empty()) {
+      info.board_revision = SanitizeUtf8(*revision);
+      break;
+    }
+  }
+  if (auto release = fs.ReadFile("/etc/nv_tegra_release", 4096); release.ok()) {
+    info.l4t_release = internal::ParseL4tRelease(*release);
+    if (info.l4t_release) {
+      if (const auto jetpack = internal::JetPackForL4t(*info.l4t_release)) {
+        info.jetpack_version = std::string(*jetpack);
       }
     }
   }

@@ -18,6 +18,15 @@
 //   board_vendor       /sys/class/dmi/id/sys_vendor (x86; absent on device-tree boards)
 //   board_model        /proc/device-tree/model (NUL-terminated; Jetson, Raspberry Pi), else
 //                      /sys/class/dmi/id/product_name, else the "Model" line of /proc/cpuinfo
+//   board_compatible   the first string of the root device-tree `compatible` list: the
+//                      module and carrier ("nvidia,p3768-0000+p3767-0005",
+//                      "raspberrypi,4-model-b")
+//   soc                its last string: the SoC ("nvidia,tegra234", "brcm,bcm2711")
+//   board_revision     the "Revision" line of /proc/cpuinfo (Raspberry Pi: "c03114")
+//   l4t_release        /etc/nv_tegra_release's first line, "# R36 (release), REVISION: 4.0, ..."
+//                      -> "36.4.0" (NVIDIA Jetson Linux)
+//   jetpack_version    the JetPack that L4T release belongs to ("6.1"), from a table of NVIDIA's
+//                      releases; absent for a release the table does not know yet, never guessed
 //
 // Thread safety: ReadDeviceInfo() is safe to call concurrently (RootedFs is).
 
@@ -44,6 +53,11 @@ struct DeviceInfo {
   std::optional<double> uptime_seconds;
   std::optional<std::string> board_vendor;
   std::optional<std::string> board_model;
+  std::optional<std::string> board_compatible;
+  std::optional<std::string> soc;
+  std::optional<std::string> board_revision;
+  std::optional<std::string> l4t_release;
+  std::optional<std::string> jetpack_version;
 
   friend bool operator==(const DeviceInfo&, const DeviceInfo&) = default;
 };

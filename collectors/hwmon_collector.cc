@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "collectors/internal/names.h"
+#include "collectors/internal/discovery.h"
 #include "collectors/internal/samples.h"
 #include "collectors/internal/sysfs_value.h"
 #include "core/text.h"
@@ -48,9 +48,6 @@ constexpr MetricDesc kPwm{"edgemond_hwmon_pwm_ratio",
                           "PWM duty cycle of a fan output, 0 to 1 (pwmN / 255)", MetricType::kGauge,
                           "ratio"};
 
-constexpr std::string_view kClassDir = "/sys/class/hwmon";
-constexpr std::string_view kDevicesDir = "/sys/devices";
-
 const MetricDesc* InputDesc(HwmonKind kind) {
   switch (kind) {
     case HwmonKind::kTemp:
@@ -70,23 +67,6 @@ const MetricDesc* InputDesc(HwmonKind kind) {
   }
   return nullptr;
 }
-
-std::string_view Basename(std::string_view path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-std::string_view Parent(std::string_view path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
-}
-
-struct FoundChip {
-  int index = 0;
-  std::string attr_dir;  // Where the sensor files are: hwmonN/, or hwmonN/device/ (legacy).
-  std::string name;
-  std::string id;
-};
 
 // Which files one sensor stem has.
 struct Stem {
@@ -109,60 +89,16 @@ std::vector<const MetricDesc*> HwmonCollector::Metrics() {
 
 std::string HwmonCollector::ChipIdForDevice(const RootedFs& fs, const std::string& device_path,
                                             const std::string& chip_name) {
-  const std::string virtual_id = "virtual/" + (chip_name.empty() ? "unnamed" : chip_name);
-  const std::string devices_prefix = std::string(kDevicesDir) + "/";
-  if (!StartsWith(device_path, devices_prefix)) return virtual_id;
-  std::string_view current = device_path;
-  while (current.size() > kDevicesDir.size()) {
-    auto target = fs.ReadLink(std::string(current) + "/subsystem");
-    if (target.ok()) {
-      const std::string_view bus = internal::BusFromSubsystemTarget(*target);
-      if (!bus.empty()) return std::string(bus) + "/" + std::string(Basename(current));
-    }
-    current = Parent(current);
-  }
-  if (StartsWith(device_path, devices_prefix + "virtual/")) return virtual_id;
-  // A tree without subsystem links: the path below /sys/devices is still fixed by the hardware.
-  return device_path.substr(devices_prefix.size());
+  return internal::DeviceId(fs, device_path, chip_name);
 }
 
 Status HwmonCollector::Scan() {
-  auto entries = fs_->ListDir(kClassDir);
-  if (!entries.ok()) {
+  auto chips = internal::ListHwmonChips(*fs_);
+  if (!chips.ok()) {
     sensors_.clear();
     thresholds_.clear();
-    return entries.status();
+    return chips.status();
   }
-  std::vector<FoundChip> chips;
-  for (const std::string& entry : *entries) {
-    const int index = internal::IndexedName(entry, "hwmon");
-    if (index < 0) continue;
-    const std::string class_path = std::string(kClassDir) + "/" + entry;
-    auto real = fs_->RealPath(class_path);
-    FoundChip chip;
-    chip.index = index;
-    chip.attr_dir = real.ok() ? *real : class_path;
-    const std::string hwmon_dir = chip.attr_dir;
-    auto device = fs_->RealPath(hwmon_dir + "/device");
-    auto name = fs_->ReadFile(hwmon_dir + "/name");
-    if (!name.ok() && device.ok()) {
-      // Pre-hwmon-class drivers keep `name` and every attribute in the device directory.
-      if (auto legacy = fs_->ReadFile(*device + "/name"); legacy.ok()) {
-        chip.attr_dir = *device;
-        name = std::move(legacy);
-      }
-    }
-    chip.name = name.ok() ? SanitizeUtf8(Trim(*name)) : std::string();
-    chip.id = device.ok() ? ChipIdForDevice(*fs_, *device, chip.name)
-                          : "virtual/" + (chip.name.empty() ? entry : chip.name);
-    chips.push_back(std::move(chip));
-  }
-  std::sort(chips.begin(), chips.end(),
-            [](const FoundChip& a, const FoundChip& b) { return a.index < b.index; });
-  std::vector<std::string> ids;
-  ids.reserve(chips.size());
-  for (const FoundChip& chip : chips) ids.push_back(chip.id);
-  ids = internal::MakeUnique(ids);
 
   // Sensors whose file survives the rescan keep their open fd.
   std::unordered_map<std::string, std::size_t> old_by_path;
@@ -176,8 +112,7 @@ Status HwmonCollector::Scan() {
 
   std::vector<Sensor> sensors;
   std::vector<Threshold> thresholds;
-  for (std::size_t c = 0; c < chips.size(); ++c) {
-    const FoundChip& chip = chips[c];
+  for (const internal::HwmonChip& chip : *chips) {
     auto files = fs_->ListDir(chip.attr_dir);
     if (!files.ok()) continue;
     std::map<std::pair<HwmonKind, int>, Stem> stems;  // Ordered: kind, then index.
@@ -214,7 +149,7 @@ Status HwmonCollector::Scan() {
         }
       }
       const Labels labels{
-          {"chip", ids[c]}, {"chip_name", chip.name}, {"sensor", sensor}, {"label", label}};
+          {"chip", chip.id}, {"chip_name", chip.name}, {"sensor", sensor}, {"label", label}};
       const double scale = internal::HwmonScale(chip.name, kind, index);
       const auto add = [&](const MetricDesc* desc, const std::string& path) {
         sensors.push_back(Sensor{desc, labels, file_for(path), kind, scale});
@@ -235,7 +170,7 @@ Status HwmonCollector::Scan() {
   }
   sensors_ = std::move(sensors);
   thresholds_ = std::move(thresholds);
-  if (chips.empty()) return Status::NotFound("no hwmon chips under /sys/class/hwmon");
+  if (chips->empty()) return Status::NotFound("no hwmon chips under /sys/class/hwmon");
   return Status::Ok();
 }
 

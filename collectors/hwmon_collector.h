@@ -29,7 +29,9 @@
 // without a `device` link, or whose device sits on no bus (a thermal zone's hwmon mirror under
 // /sys/devices/virtual), is "virtual/<name>". A device outside /sys/devices/virtual without any
 // `subsystem` link keeps its path below /sys/devices. Ids that still collide get ".1", ".2" in
-// hwmonN order.
+// hwmonN order. Discovery and naming live in internal/discovery.h (ListHwmonChips), shared with the
+// collectors that read particular chips (power_rail, fan, amd_gpu, throttle), so one chip has
+// one id in every series.
 //
 // Layouts. Attributes normally live in hwmonN/; drivers from before the hwmon class put them
 // (and `name`) in hwmonN/device/ instead, so when hwmonN/ has no `name`, hwmonN/device/ is read.

@@ -77,7 +77,8 @@ Status ThermalCollector::Scan() {
     Zone zone{.labels = {{"zone", names[i]}, {"type", f.type}},
               .temp = old != zones_.end() ? std::move(old->temp) : PolledFile(*fs_, temp_path),
               .mode = std::nullopt,
-              .trips = {}};
+              .trips = {},
+              .placeholder = internal::IsPlaceholderZone(f.type)};
     if (fs_->Exists(f.dir + "/mode")) zone.mode.emplace(*fs_, f.dir + "/mode");
     auto files = fs_->ListDir(f.dir);
     if (files.ok()) {
@@ -112,7 +113,10 @@ Status ThermalCollector::Scan() {
 bool ThermalCollector::ReadZones(WallTime now, std::vector<Sample>& out) {
   bool vanished = false;
   for (Zone& zone : zones_) {
-    if (zone.mode && zone.mode->ReadInto(text_).ok() && !internal::ZoneEnabled(text_)) {
+    if (zone.placeholder) {
+      out.push_back(
+          MissingSample(kZoneCelsius, zone.labels, std::string(internal::kPlaceholderReason), now));
+    } else if (zone.mode && zone.mode->ReadInto(text_).ok() && !internal::ZoneEnabled(text_)) {
       out.push_back(MissingSample(kZoneCelsius, zone.labels, "disabled", now));
     } else if (Status status = zone.temp.ReadInto(text_); !status.ok()) {
       vanished |= status.IsNotFound();

@@ -17,6 +17,8 @@
 //
 // Missing values, never zeros and never a retry loop:
 //   "disabled"                           `mode` reads "disabled" (the temperature is not read)
+//   "placeholder (reports a constant)"   NVIDIA's PMIC-Die zone (Nano, TX1, TX2, Xavier), which
+//                                        reads a fixed 100 or 50 °C; not read
 //   "sensor offline (reads -256000)"     NVIDIA BPMP's value for an absent or gated sensor
 //   "implausible value N (...)"          outside -100..200 °C
 //   "EAGAIN: ...", "EIO: ...", ...       the read failed (Orin Nano CV zones return EAGAIN)
@@ -65,6 +67,7 @@ class ThermalCollector final : public Collector {
     PolledFile temp;
     std::optional<PolledFile> mode;
     std::vector<Trip> trips;
+    bool placeholder = false;  // Not read: see internal::IsPlaceholderZone().
   };
 
   Status Scan();

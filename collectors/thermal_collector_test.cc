@@ -97,6 +97,37 @@ TEST_F(ThermalCollectorTest, JetsonOrinJp6) {
   ExpectSamples(*samples, want, at_, &*collector_);
 }
 
+TEST_F(ThermalCollectorTest, JetsonNanoJp4PmicDieIsAPlaceholderNotAReading) {
+  Open(edgemond::testing::FixturePath("devices/jetson-nano-jp4"));
+  const auto samples = Tick();
+  ASSERT_TRUE(samples.ok()) << samples.status();
+  ExpectSamples(*samples,
+                Wants{
+                    {Zone("AO-therm", "AO-therm"), 27.5},
+                    {Zone("CPU-therm", "CPU-therm"), 23.5},
+                    {Trip("CPU-therm", "CPU-therm", 0, "critical"), 102.5},
+                    {Trip("CPU-therm", "CPU-therm", 1, "passive"), 97.0},
+                    {Zone("GPU-therm", "GPU-therm"), 22.5},
+                    {Trip("GPU-therm", "GPU-therm", 0, "critical"), 102.5},
+                    {Trip("GPU-therm", "GPU-therm", 1, "passive"), 97.0},
+                    {Zone("PLL-therm", "PLL-therm"), 20.5},
+                    // It reads 100000 forever: a 100 °C Nano would set off every alert.
+                    {Zone("PMIC-Die", "PMIC-Die"), Missing("placeholder (reports a constant)")},
+                    {Zone("thermal-fan-est", "thermal-fan-est"), 23.0},
+                },
+                at_, &*collector_);
+}
+
+TEST_F(ThermalCollectorTest, RaspberryPi4) {
+  Open(edgemond::testing::FixturePath("devices/raspberry-pi-4"));
+  const auto samples = Tick();
+  ASSERT_TRUE(samples.ok()) << samples.status();
+  ExpectSamples(*samples,
+                Wants{{Zone("cpu-thermal", "cpu-thermal"), 48.686},
+                      {Trip("cpu-thermal", "cpu-thermal", 0, "critical"), 110.0}},
+                at_, &*collector_);
+}
+
 TEST_F(ThermalCollectorTest, BrokenReadingsAreMissingWithTheReason) {
   AddZone(0, "ok", "41000\n");
   AddZone(1, "bpmp", "-256000\n");

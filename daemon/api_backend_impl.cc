@@ -30,6 +30,44 @@ void ApiBackendImpl::SetInterval(std::chrono::nanoseconds interval) {
   interval_ = interval;
 }
 
+void ApiBackendImpl::SetActiveAlerts(std::vector<ActiveAlert> alerts) {
+  auto snapshot = std::make_shared<const std::vector<ActiveAlert>>(std::move(alerts));
+  std::lock_guard lock(mu_);
+  alerts_ = std::move(snapshot);
+}
+
+void ApiBackendImpl::SetAlertRules(nlohmann::json rules) {
+  auto snapshot = std::make_shared<const nlohmann::json>(std::move(rules));
+  std::lock_guard lock(mu_);
+  rules_ = std::move(snapshot);
+}
+
+void ApiBackendImpl::SetAlertHistory(storage::AlertHistory* history) { history_ = history; }
+
+std::vector<ActiveAlert> ApiBackendImpl::ActiveAlerts() const {
+  std::shared_ptr<const std::vector<ActiveAlert>> alerts;
+  {
+    std::lock_guard lock(mu_);
+    alerts = alerts_;
+  }
+  return *alerts;
+}
+
+nlohmann::json ApiBackendImpl::AlertRules() const {
+  std::shared_ptr<const nlohmann::json> rules;
+  {
+    std::lock_guard lock(mu_);
+    rules = rules_;
+  }
+  return *rules;
+}
+
+Result<std::vector<AlertTransition>> ApiBackendImpl::AlertHistory(
+    const AlertHistoryQuery& query) const {
+  if (history_ == nullptr) return Status::Unavailable("the alert history is not open");
+  return history_->Query(query);
+}
+
 nlohmann::json ApiBackendImpl::Device() const {
   const collectors::DeviceInfo info = collectors::ReadDeviceInfo(fs_);
   return {
@@ -43,7 +81,15 @@ nlohmann::json ApiBackendImpl::Device() const {
         {"cores_online", Optional(info.cpu_cores_online)}}},
       {"memory_total_bytes", Optional(info.memory_total_bytes)},
       {"uptime_seconds", Optional(info.uptime_seconds)},
-      {"board", {{"vendor", Optional(info.board_vendor)}, {"model", Optional(info.board_model)}}},
+      {"board",
+       {{"vendor", Optional(info.board_vendor)},
+        {"model", Optional(info.board_model)},
+        {"compatible", Optional(info.board_compatible)},
+        {"revision", Optional(info.board_revision)}}},
+      {"soc", Optional(info.soc)},
+      {"jetson",
+       {{"l4t_release", Optional(info.l4t_release)},
+        {"jetpack_version", Optional(info.jetpack_version)}}},
   };
 }
 
@@ -54,6 +100,19 @@ Result<std::vector<SeriesInfo>> ApiBackendImpl::ListSeries(
 
 Result<QueryResult> ApiBackendImpl::Query(const RangeQuery& query) const {
   return store_.Query(query);
+}
+
+void ApiBackendImpl::AddEvents(std::vector<http::ApiEvent> events) {
+  std::lock_guard lock(mu_);
+  for (http::ApiEvent& event : events) {
+    events_.push_back(std::move(event));
+    if (events_.size() > kMaxEvents) events_.pop_front();
+  }
+}
+
+std::vector<http::ApiEvent> ApiBackendImpl::Events() const {
+  std::lock_guard lock(mu_);
+  return {events_.begin(), events_.end()};
 }
 
 http::Health ApiBackendImpl::GetHealth() const {

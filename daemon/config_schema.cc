@@ -27,6 +27,13 @@ std::string CheckMaxSize(const Config& config) {
   return mib != 0 && mib < 4 ? "must be 0 (no limit) or at least 4" : "";
 }
 
+std::string CheckAlertSink(const Config& config) {
+  const std::string& sink = config.alerts.sink;
+  return sink == "auto" || sink == "journal" || sink == "stderr"
+             ? ""
+             : "must be \"auto\", \"journal\" or \"stderr\"";
+}
+
 std::string CheckListen(const Config& config) {
   auto address = http::ParseListenAddress(config.http.listen);
   return address.ok() ? "" : std::string(address.status().message());
@@ -56,6 +63,37 @@ constexpr FieldSpec kFields[] = {
     {"collectors.hwmon", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.hwmon; },
      "Hardware monitoring chips: temperatures, voltages, currents, power, energy, fans "
      "(/sys/class/hwmon)."},
+    {"collectors.power_rail", FieldKind::kBool,
+     [](Config& c) -> void* { return &c.collectors.power_rail; },
+     "Jetson power rails and the board's input power (INA3221: hwmon on JetPack 5/6, ina3221x IIO "
+     "on JetPack 4)."},
+    {"collectors.rapl", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.rapl; },
+     "CPU package, core and DRAM energy and power (Intel/AMD RAPL, /sys/class/powercap; root "
+     "only since Linux 5.10)."},
+    {"collectors.fan", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.fan; },
+     "Jetson and Raspberry Pi fans: pwm-fan duty cycle and tachometer speed."},
+    {"collectors.jetson_gpu", FieldKind::kBool,
+     [](Config& c) -> void* { return &c.collectors.jetson_gpu; },
+     "A Jetson's integrated GPU: load, clocks, rail-gating, temperature (nvgpu, devfreq)."},
+    {"collectors.amd_gpu", FieldKind::kBool,
+     [](Config& c) -> void* { return &c.collectors.amd_gpu; },
+     "AMD GPUs: busy share, VRAM, power, temperature, clocks (amdgpu, /sys/class/drm)."},
+    {"collectors.nvidia_gpu", FieldKind::kBool,
+     [](Config& c) -> void* { return &c.collectors.nvidia_gpu; },
+     "NVIDIA GPUs through NVML, loaded at run time; absent library or driver: no NVIDIA GPU."},
+    {"collectors.nvml_library", FieldKind::kString,
+     [](Config& c) -> void* { return &c.collectors.nvml_library; },
+     "The NVML library the nvidia_gpu collector loads: a library name searched the usual way, or "
+     "a path."},
+    {"collectors.emc", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.emc; },
+     "A Jetson's memory controller clock and load (mostly debugfs: needs root)."},
+    {"collectors.power_mode", FieldKind::kBool,
+     [](Config& c) -> void* { return &c.collectors.power_mode; },
+     "A Jetson's nvpmodel power mode and whether jetson_clocks pinned the clocks (files only, "
+     "no subprocess)."},
+    {"collectors.throttle", FieldKind::kBool,
+     [](Config& c) -> void* { return &c.collectors.throttle; },
+     "Why CPU clocks are held down: frequency caps, thermal cooling, Raspberry Pi under-voltage."},
     {"storage.path", FieldKind::kString, [](Config& c) -> void* { return &c.storage.path; },
      "The SQLite database file. Its directory must exist and be writable.", 0, 0,
      &CheckStoragePath, "--db"},
@@ -64,9 +102,10 @@ constexpr FieldSpec kFields[] = {
      "Samples are kept in memory and written, compressed, in one block this often: the most a "
      "crash can lose, traded against flash wear (10 s writes about three times as many bytes "
      "per sample as 60 s).", 1, 3600},
-    {"storage.raw_retention_days", FieldKind::kUint32,
-     [](Config& c) -> void* { return &c.storage.raw_retention_days; },
-     "Samples at full resolution are deleted after this many days.", 1, 36500},
+    {"storage.retention_days", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.retention_days; },
+     "Samples at full resolution (the raw tier) are deleted after this many days; their 1-minute "
+     "and 1-hour rollups stay for the retentions below.", 1, 36500},
     {"storage.minute_rollup_retention_days", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.storage.minute_rollup_retention_days; },
      "1-minute rollups (min, max, sum, count, last) are deleted after this many days.", 1, 36500},
@@ -109,6 +148,22 @@ constexpr FieldSpec kFields[] = {
     {"http.max_query_series", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.http.max_query_series; },
      "Most series one /api/v1/query may return.", 1, 100000},
+    {"alerts.sink", FieldKind::kString, [](Config& c) -> void* { return &c.alerts.sink; },
+     "Where alert transitions are written: \"journal\" (structured entries, sd_journal_send), "
+     "\"stderr\" (one readable line each) or \"auto\" (the journal when it is there and "
+     "stderr is not a terminal).", 0, 0, &CheckAlertSink},
+    {"alerts.power_budget_watts", FieldKind::kDouble,
+     [](Config& c) -> void* { return &c.alerts.power_budget_watts; },
+     "The device's power budget in watts. When set, edgemond exports "
+     "edgemond_power_input_budget_ratio (input power / budget) for the power_input_over_budget "
+     "rule. 0: no budget.", 0, 100000},
+    {"alerts.history_retention_days", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.alerts.history_retention_days; },
+     "Alert transitions older than this are deleted from the history (what is still firing is "
+     "kept).", 1, 36500},
+    {"alerts.rules", FieldKind::kAlertRules, [](Config& c) -> void* { return &c.alerts.rules; },
+     "Alert rules (docs/alerts.md). More rules are read from alerts.d/*.json next to this file; "
+     "a rule named like an earlier one replaces it."},
 };
 
 constexpr SectionSpec kSections[] = {
@@ -116,6 +171,7 @@ constexpr SectionSpec kSections[] = {
     {"collectors", "Which collectors run. A collector whose hardware is absent costs nothing."},
     {"storage", "The local time-series database."},
     {"http", "The HTTP/JSON API and the Prometheus /metrics endpoint."},
+    {"alerts", "Threshold alerts, written to the journal and kept in the database (docs/alerts.md)."},
 };
 // clang-format on
 

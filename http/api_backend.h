@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "core/alert.h"
+#include "core/clock.h"
 #include "core/query.h"
 #include "core/result.h"
 #include "core/sample.h"
@@ -23,6 +25,16 @@ struct Health {
   bool alive = true;   // The loop is ticking.
   bool ready = false;  // Database open and the first collection done.
   std::string detail;  // Why not, when either is false.
+};
+
+// Something that happened on the device, for GET /api/v1/events ("the CPU became
+// frequency-capped"). `kind` names the family ("throttle"), `state` the transition ("started",
+// "ended"), `labels` the details ({component: "cpu", reason: "frequency_cap"}).
+struct ApiEvent {
+  WallTime at;
+  std::string kind;
+  std::string state;
+  Labels labels;
 };
 
 class ApiBackend {
@@ -43,6 +55,19 @@ class ApiBackend {
   virtual Result<QueryResult> Query(const RangeQuery& query) const = 0;
 
   virtual Health GetHealth() const = 0;
+
+  // Alerts pending or firing after the most recent collection, sorted by rule then labels.
+  virtual std::vector<ActiveAlert> ActiveAlerts() const = 0;
+
+  // Stored alert transitions, newest first (GET /api/v1/alerts/history).
+  virtual Result<std::vector<AlertTransition>> AlertHistory(
+      const AlertHistoryQuery& query) const = 0;
+
+  // The loaded alert rules, each as a rules file spells it (GET /api/v1/alerts/rules).
+  virtual nlohmann::json AlertRules() const = 0;
+
+  // Recent events, oldest first (bounded by the daemon).
+  virtual std::vector<ApiEvent> Events() const = 0;
 };
 
 }  // namespace edgemond::http

@@ -67,6 +67,7 @@ std::string ErrnoName(int error_number) {
 
 std::string MissingReasonFromStatus(const Status& status) {
   if (status.ok()) return std::string();
+  if (status.IsPermissionDenied()) return std::string(kNeedsPrivilege);
   if (const int error_number = status.error_number(); error_number != 0) {
     std::string reason = ErrnoName(error_number);
     reason += ": ";
@@ -75,6 +76,11 @@ std::string MissingReasonFromStatus(const Status& status) {
   }
   // Errors we produced ourselves (parsing, size limits) carry no path, only what was wrong.
   return std::string(status.message());
+}
+
+Result<std::int64_t> ReadSysfsInt(PolledFile& file, std::string& buffer) {
+  EDGEMOND_RETURN_IF_ERROR(file.ReadInto(buffer));
+  return ParseSysfsInt(buffer);
 }
 
 }  // namespace edgemond::collectors::internal

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "core/result.h"
+#include "core/rooted_fs.h"
 
 namespace edgemond::collectors::internal {
 
@@ -23,8 +24,13 @@ Result<std::int64_t> ParseSysfsInt(std::string_view text);
 // The symbolic name of an errno value ("EAGAIN"), or "errno <n>" for one not in the table.
 std::string ErrnoName(int error_number);
 
+// The reason for a file that only root may read (debugfs, RAPL energy_uj, some Jetson rails):
+// the value exists, edgemond lacks the privilege to see it.
+inline constexpr std::string_view kNeedsPrivilege = "needs privilege";
+
 // The reason stored with a missing sample when a read or a parse failed. Short and stable, so
 // that a dashboard can group by it, and free of host paths:
+//   EACCES or EPERM          -> "needs privilege"
 //   EAGAIN from a read       -> "EAGAIN: Resource temporarily unavailable"
 //   EIO                      -> "EIO: Input/output error"
 //   ENODATA                  -> "ENODATA: No data available"
@@ -32,6 +38,10 @@ std::string ErrnoName(int error_number);
 //   text that is not a number -> "not a number: \"abc\""
 // OK yields "" (there is no reason).
 std::string MissingReasonFromStatus(const Status& status);
+
+// Reads a one-number attribute through a kept-open file (one pread) and parses it; `buffer` is
+// reused between calls to avoid an allocation per read.
+Result<std::int64_t> ReadSysfsInt(PolledFile& file, std::string& buffer);
 
 }  // namespace edgemond::collectors::internal
 

@@ -37,10 +37,14 @@ TEST(MissingReasonTest, NamesTheErrnoAndDropsTheHostPath) {
   EXPECT_EQ(MissingReasonFromStatus(Status::FromErrno(ENODATA, "temp")),
             "ENODATA: No data available");
   EXPECT_EQ(MissingReasonFromStatus(Status::FromErrno(EINVAL, "temp")), "EINVAL: Invalid argument");
-  EXPECT_EQ(MissingReasonFromStatus(Status::FromErrno(EACCES, "energy_uj")),
-            "EACCES: Permission denied");
   EXPECT_EQ(MissingReasonFromStatus(Status::FromErrno(EISDIR, "temp")), "EISDIR: Is a directory");
   EXPECT_EQ(MissingReasonFromStatus(Status::Ok()), "");
+}
+
+TEST(MissingReasonTest, RootOnlyFilesNeedPrivilege) {
+  // debugfs, RAPL energy_uj (mode 0400), some JetPack 4 rail files: the value exists.
+  EXPECT_EQ(MissingReasonFromStatus(Status::FromErrno(EACCES, "energy_uj")), "needs privilege");
+  EXPECT_EQ(MissingReasonFromStatus(Status::FromErrno(EPERM, "clk_rate")), "needs privilege");
 }
 
 TEST(MissingReasonTest, UnknownErrnoIsStillNamed) {

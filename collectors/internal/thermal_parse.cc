@@ -21,6 +21,8 @@ int TripIndexFromTypeFile(std::string_view file_name) {
   return IndexedName(file_name, kPrefix);
 }
 
+bool IsPlaceholderZone(std::string_view type) { return Trim(type) == "PMIC-Die"; }
+
 bool ZoneEnabled(std::string_view mode_text) { return Trim(mode_text) != "disabled"; }
 
 TripType ParseTripType(std::string_view text) {

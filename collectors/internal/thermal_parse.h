@@ -25,6 +25,14 @@ inline constexpr std::int64_t kMaxZoneMillicelsius = 200000;
 //   out of the range   -> "implausible value 512000 (millidegrees Celsius)"
 std::optional<std::string> ZoneTemperatureProblem(std::int64_t millicelsius);
 
+// Whether a zone is a placeholder that reports a constant rather than a temperature: NVIDIA's
+// "PMIC-Die" zone on the Nano, TX1, TX2 and Xavier reads 100000 or 50000 forever (tegrastats prints
+// PMIC@100C). Reporting it would show a Nano at 100 °C and set off every thermal alert.
+bool IsPlaceholderZone(std::string_view type);
+
+// The missing-value reason for a placeholder zone.
+inline constexpr std::string_view kPlaceholderReason = "placeholder (reports a constant)";
+
 // `mode` file content: true unless it says "disabled".
 bool ZoneEnabled(std::string_view mode_text);
 

@@ -46,5 +46,12 @@ TEST(TripTest, ParsesTypesAndFiltersPlaceholders) {
   EXPECT_FALSE(IsExportedTrip(TripType::kCritical, 255000));
 }
 
+TEST(PlaceholderZoneTest, PmicDieIsAPlaceholder) {
+  EXPECT_TRUE(IsPlaceholderZone("PMIC-Die"));
+  EXPECT_TRUE(IsPlaceholderZone("PMIC-Die\n"));
+  EXPECT_FALSE(IsPlaceholderZone("CPU-therm"));
+  EXPECT_FALSE(IsPlaceholderZone("pmic-thermal"));
+}
+
 }  // namespace
 }  // namespace edgemond::collectors::internal

@@ -91,6 +91,10 @@ TEST_F(DaemonE2eTest, ApiAnswersFromTheFixture) {
   EXPECT_EQ(device["data"]["cpu"]["cores_present"], 6);
   EXPECT_EQ(device["data"]["cpu"]["cores_online"], 4);
   EXPECT_EQ(device["data"]["board"]["model"], "NVIDIA Jetson Orin Nano Developer Kit");
+  EXPECT_EQ(device["data"]["board"]["compatible"], "nvidia,p3768-0000+p3767-0005");
+  EXPECT_EQ(device["data"]["soc"], "nvidia,tegra234");
+  EXPECT_EQ(device["data"]["jetson"]["l4t_release"], "36.4.0");
+  EXPECT_EQ(device["data"]["jetson"]["jetpack_version"], "6.1");
   EXPECT_EQ(device["data"]["memory_total_bytes"], 7990145024);
   EXPECT_TRUE(device["data"]["edgemond_version"].is_string());
 
@@ -183,6 +187,37 @@ TEST_F(DaemonE2eTest, ComputesUtilizationFromAdvancingCounters) {
       std::chrono::seconds(10)));
   EXPECT_DOUBLE_EQ(value.get<double>(), 0.75);
   EXPECT_NE(daemon_->Get("/metrics").body.find("edgemond_cpu_utilization_ratio{cpu=\"0\"} 0.75\n"),
+            std::string::npos);
+  EXPECT_EQ(StopAndWait(), 0);
+}
+
+// The Orin fixture's CPU is capped at 960 MHz of 1510.4: a throttle event starts at startup;
+// lifting the cap (as jetson_clocks or a power-mode change would) ends it.
+TEST_F(DaemonE2eTest, ThrottlingBecomesEvents) {
+  testing::FakeSysfs board;
+  board.CopyTree(FixturePath("devices/jetson-orin-jp6"));
+  daemon_ = std::make_unique<EdgemondProcess>(
+      dir_, std::vector<std::string>{"--root", board.path(), "--db", dir_.Join("e.db"),
+                                     "--interval", "0.1"});
+  std::string why;
+  ASSERT_TRUE(daemon_->WaitReady(why)) << why;
+  // Both the CPU and the GPU run below their hardware maximum on this fixture.
+  const auto cpu_states = [&] {
+    std::vector<std::string> states;
+    const json events = GetJson("/api/v1/events?kind=throttle");
+    for (const json& event : events["data"]) {
+      if (event["labels"]["component"] == "cpu" && event["labels"]["reason"] == "frequency_cap") {
+        states.push_back(event["state"]);
+      }
+    }
+    return states;
+  };
+  EXPECT_EQ(cpu_states(), std::vector<std::string>{"started"});
+
+  board.Write("sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq", "1510400\n");
+  ASSERT_TRUE(testing::WaitFor([&] { return cpu_states().size() == 2; }, std::chrono::seconds(10)));
+  EXPECT_EQ(cpu_states(), (std::vector<std::string>{"started", "ended"}));
+  EXPECT_NE(daemon_->process().Output().find("throttling started: cpu (frequency_cap)"),
             std::string::npos);
   EXPECT_EQ(StopAndWait(), 0);
 }

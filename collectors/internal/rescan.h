@@ -1,0 +1,68 @@
+// When a collector lists its devices again. Devices come and go at run time (a GPU's devfreq node
+// appears when its driver loads, a USB fan controller is unplugged, a driver is reloaded and its
+// hwmonN renumbered), so every collector rescans at its first tick, every `every_ticks` ticks, and
+// (the caller's part) right after a read failed with ENOENT/ENODEV. Between scans a tick costs only
+// the preads of files kept open.
+
+#ifndef EDGEMOND_COLLECTORS_INTERNAL_RESCAN_H_
+#define EDGEMOND_COLLECTORS_INTERNAL_RESCAN_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "core/rooted_fs.h"
+
+namespace edgemond::collectors::internal {
+
+class RescanSchedule {
+ public:
+  static constexpr int kDefaultEveryTicks = 60;
+
+  explicit RescanSchedule(int every_ticks) : every_ticks_(std::max(1, every_ticks)) {}
+
+  // Starts a tick; true when a scan is due (the first tick, or `every_ticks` since the last scan).
+  bool StartTick() {
+    ++tick_;
+    return last_scan_tick_ == 0 || tick_ - last_scan_tick_ >= every_ticks_;
+  }
+  // Records that the collector scanned during this tick.
+  void Scanned() { last_scan_tick_ = tick_; }
+  // Whether the last scan happened during this tick (so a vanished file does not trigger another).
+  bool ScannedThisTick() const { return last_scan_tick_ == tick_; }
+
+ private:
+  const std::uint64_t every_ticks_;
+  std::uint64_t tick_ = 0;
+  std::uint64_t last_scan_tick_ = 0;
+};
+
+// Carries open files over a rescan: the files of the old device list are handed in, and the new
+// list takes each path's open file back (or a fresh one), so a rescan reopens only what is new.
+class ReusableFiles {
+ public:
+  explicit ReusableFiles(const RootedFs& fs) : fs_(&fs) {}
+
+  void Keep(PolledFile file) {
+    std::string path = file.path();
+    files_.insert_or_assign(std::move(path), std::move(file));
+  }
+  PolledFile Take(const std::string& path) {
+    if (auto it = files_.find(path); it != files_.end()) {
+      PolledFile file = std::move(it->second);
+      files_.erase(it);
+      return file;
+    }
+    return PolledFile(*fs_, path);
+  }
+
+ private:
+  const RootedFs* fs_;  // Not owned.
+  std::unordered_map<std::string, PolledFile> files_;
+};
+
+}  // namespace edgemond::collectors::internal
+
+#endif  // EDGEMOND_COLLECTORS_INTERNAL_RESCAN_H_

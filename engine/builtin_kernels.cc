@@ -1,0 +1,81 @@
+// The built-in kernels: one line per (operator, opset range). To add an operator, write
+// engine/kernels/<op>.{h,cc}, add one line here and the files to engine/CMakeLists.txt
+// (docs/engine.md, "Adding an operator").
+//
+// Ranges: the first opset is the first whose definition the kernel implements; ranges end at
+// kNewestOpset when no later ONNX version changed the operator in a way the kernel does not
+// handle (later versions that only add types the kernel refuses are covered).
+
+#include "engine/kernel_registry.h"
+#include "engine/kernels/add.h"
+#include "engine/kernels/average_pool.h"
+#include "engine/kernels/batch_normalization.h"
+#include "engine/kernels/cast.h"
+#include "engine/kernels/clip.h"
+#include "engine/kernels/concat.h"
+#include "engine/kernels/constant.h"
+#include "engine/kernels/conv.h"
+#include "engine/kernels/div.h"
+#include "engine/kernels/dropout.h"
+#include "engine/kernels/flatten.h"
+#include "engine/kernels/gather.h"
+#include "engine/kernels/gemm.h"
+#include "engine/kernels/global_average_pool.h"
+#include "engine/kernels/hard_sigmoid.h"
+#include "engine/kernels/hard_swish.h"
+#include "engine/kernels/identity.h"
+#include "engine/kernels/mat_mul.h"
+#include "engine/kernels/max_pool.h"
+#include "engine/kernels/mul.h"
+#include "engine/kernels/reduce_mean.h"
+#include "engine/kernels/relu.h"
+#include "engine/kernels/reshape.h"
+#include "engine/kernels/shape.h"
+#include "engine/kernels/sigmoid.h"
+#include "engine/kernels/slice.h"
+#include "engine/kernels/softmax.h"
+#include "engine/kernels/sub.h"
+#include "engine/kernels/transpose.h"
+#include "engine/kernels/unsqueeze.h"
+
+namespace edgemond::engine {
+
+Status RegisterBuiltinKernels(KernelRegistry& registry) {
+  const KernelDef defs[] = {
+      // domain, op, since, until, factory
+      {"", "Add", 7, kNewestOpset, &MakeKernel<AddKernel>},
+      {"", "AveragePool", 7, kNewestOpset, &MakeKernel<AveragePoolKernel>},
+      {"", "BatchNormalization", 7, kNewestOpset, &MakeKernel<BatchNormalizationKernel>},
+      {"", "Cast", 6, kNewestOpset, &MakeKernel<CastKernel>},
+      {"", "Clip", 6, kNewestOpset, &MakeKernel<ClipKernel>},
+      {"", "Concat", 4, kNewestOpset, &MakeKernel<ConcatKernel>},
+      {"", "Constant", 1, kNewestOpset, &MakeKernel<ConstantKernel>},
+      {"", "Conv", 1, kNewestOpset, &MakeKernel<ConvKernel>},
+      {"", "Div", 7, kNewestOpset, &MakeKernel<DivKernel>},
+      {"", "Dropout", 7, kNewestOpset, &MakeKernel<DropoutKernel>},
+      {"", "Flatten", 1, kNewestOpset, &MakeKernel<FlattenKernel>},
+      {"", "Gather", 1, kNewestOpset, &MakeKernel<GatherKernel>},
+      {"", "Gemm", 7, kNewestOpset, &MakeKernel<GemmKernel>},
+      {"", "GlobalAveragePool", 1, kNewestOpset, &MakeKernel<GlobalAveragePoolKernel>},
+      {"", "HardSigmoid", 6, kNewestOpset, &MakeKernel<HardSigmoidKernel>},
+      {"", "HardSwish", 14, kNewestOpset, &MakeKernel<HardSwishKernel>},
+      {"", "Identity", 1, kNewestOpset, &MakeKernel<IdentityKernel>},
+      {"", "MatMul", 1, kNewestOpset, &MakeKernel<MatMulKernel>},
+      {"", "MaxPool", 1, kNewestOpset, &MakeKernel<MaxPoolKernel>},
+      {"", "Mul", 7, kNewestOpset, &MakeKernel<MulKernel>},
+      {"", "ReduceMean", 1, kNewestOpset, &MakeKernel<ReduceMeanKernel>},
+      {"", "Relu", 6, kNewestOpset, &MakeKernel<ReluKernel>},
+      {"", "Reshape", 5, kNewestOpset, &MakeKernel<ReshapeKernel>},
+      {"", "Shape", 1, kNewestOpset, &MakeKernel<ShapeKernel>},
+      {"", "Sigmoid", 6, kNewestOpset, &MakeKernel<SigmoidKernel>},
+      {"", "Slice", 1, kNewestOpset, &MakeKernel<SliceKernel>},
+      {"", "Softmax", 1, kNewestOpset, &MakeKernel<SoftmaxKernel>},
+      {"", "Sub", 7, kNewestOpset, &MakeKernel<SubKernel>},
+      {"", "Transpose", 1, kNewestOpset, &MakeKernel<TransposeKernel>},
+      {"", "Unsqueeze", 1, kNewestOpset, &MakeKernel<UnsqueezeKernel>},
+  };
+  for (const KernelDef& def : defs) EDGEMOND_RETURN_IF_ERROR(registry.Add(def));
+  return Status::Ok();
+}
+
+}  // namespace edgemond::engine

@@ -1,0 +1,9 @@
+// Add is header-only (a BinaryKernel instantiation); this file anchors it in the build so that
+// every op keeps its own translation unit.
+#include "engine/kernels/add.h"
+
+namespace edgemond::engine {
+
+template class BinaryKernel<AddOp>;
+
+}  // namespace edgemond::engine

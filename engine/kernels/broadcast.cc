@@ -1,0 +1,44 @@
+#include "engine/kernels/broadcast.h"
+
+#include <algorithm>
+#include <string>
+
+#include "engine/kernels/kernel_util.h"
+
+namespace edgemond::engine {
+
+Result<BroadcastPlan> PlanBroadcast(const Shape& a, const Shape& b) {
+  const int rank = std::max(a.rank(), b.rank());
+  std::vector<std::int64_t> out(static_cast<std::size_t>(rank));
+  // Dimension i of the output aligns with the trailing dimensions of each input.
+  for (int i = 0; i < rank; ++i) {
+    const int ai = i - (rank - a.rank());
+    const int bi = i - (rank - b.rank());
+    const std::int64_t da = ai >= 0 ? a.dim(ai) : 1;
+    const std::int64_t db = bi >= 0 ? b.dim(bi) : 1;
+    if (da != db && da != 1 && db != 1) {
+      return Status::InvalidArgument("shapes " + a.ToString() + " and " + b.ToString() +
+                                     " do not broadcast");
+    }
+    out[static_cast<std::size_t>(i)] = da == 1 ? db : da;
+  }
+  BroadcastPlan plan;
+  plan.out = Shape(out);
+  plan.a_strides.assign(static_cast<std::size_t>(rank), 0);
+  plan.b_strides.assign(static_cast<std::size_t>(rank), 0);
+  const std::vector<std::int64_t> a_own = Strides(a.dims());
+  const std::vector<std::int64_t> b_own = Strides(b.dims());
+  for (int i = 0; i < rank; ++i) {
+    const int ai = i - (rank - a.rank());
+    const int bi = i - (rank - b.rank());
+    if (ai >= 0 && a.dim(ai) != 1) {
+      plan.a_strides[static_cast<std::size_t>(i)] = a_own[static_cast<std::size_t>(ai)];
+    }
+    if (bi >= 0 && b.dim(bi) != 1) {
+      plan.b_strides[static_cast<std::size_t>(i)] = b_own[static_cast<std::size_t>(bi)];
+    }
+  }
+  return plan;
+}
+
+}  // namespace edgemond::engine

@@ -1,0 +1,19 @@
+#include "engine/kernels/hard_sigmoid.h"
+
+#include <algorithm>
+
+namespace edgemond::engine {
+
+Status HardSigmoidKernel::PrepareAttributes(AttributeReader& attributes) {
+  EDGEMOND_ASSIGN_OR_RETURN(alpha_, attributes.GetFloat("alpha", 0.2f));
+  EDGEMOND_ASSIGN_OR_RETURN(beta_, attributes.GetFloat("beta", 0.5f));
+  return Status::Ok();
+}
+
+void HardSigmoidKernel::Apply(const float* x, float* y, std::int64_t count) const {
+  for (std::int64_t i = 0; i < count; ++i) {
+    y[i] = std::max(0.0f, std::min(1.0f, alpha_ * x[i] + beta_));
+  }
+}
+
+}  // namespace edgemond::engine

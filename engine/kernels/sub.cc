@@ -1,0 +1,9 @@
+// Sub is header-only (a BinaryKernel instantiation); this file anchors it in the build so that
+// every op keeps its own translation unit.
+#include "engine/kernels/sub.h"
+
+namespace edgemond::engine {
+
+template class BinaryKernel<SubOp>;
+
+}  // namespace edgemond::engine

@@ -1,0 +1,181 @@
+#include "engine/model.h"
+
+#include <algorithm>
+#include <set>
+
+#include "engine/memory_planner.h"
+
+namespace edgemond::engine {
+namespace {
+
+bool IsFloatingPoint(DataType type) {
+  return type == DataType::kFloat32 || type == DataType::kFloat64 || type == DataType::kFloat16 ||
+         type == DataType::kBFloat16;
+}
+
+std::string StepName(const Graph& graph, const Node& node) {
+  if (!node.name.empty()) return node.name;
+  for (const ValueId output : node.outputs) {
+    if (output != kNoValue) return graph.value(output).name;
+  }
+  return node.op_type;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOptions& options) {
+  const KernelRegistry& registry =
+      options.registry != nullptr ? *options.registry : KernelRegistry::Builtin();
+  EDGEMOND_RETURN_IF_ERROR(graph.Validate());
+  // Cycles are found here, before any kernel runs.
+  EDGEMOND_RETURN_IF_ERROR(graph.TopologicalOrder().status());
+
+  std::shared_ptr<Model> model(new Model());
+  ModelStats& stats = model->stats_;
+  for (const NodeId id : graph.LiveNodes()) {
+    const Node& node = graph.node(id);
+    ++stats.model_nodes;
+    ++stats.model_ops[node.domain.empty() ? node.op_type : node.domain + "." + node.op_type];
+    if (node.op_type == "Constant") {
+      const Attribute* value = node.FindAttribute("value");
+      if (value != nullptr && value->t != nullptr && IsFloatingPoint(value->t->dtype())) {
+        stats.parameters += value->t->num_elements();
+      }
+    }
+  }
+  for (ValueId id = 0; id < graph.num_values(); ++id) {
+    const Value& value = graph.value(id);
+    if (value.constant != nullptr && IsFloatingPoint(value.constant->dtype())) {
+      stats.parameters += value.constant->num_elements();
+    }
+  }
+
+  EDGEMOND_RETURN_IF_ERROR(FreezeInputs(graph, options.constant_inputs));
+  EDGEMOND_RETURN_IF_ERROR(BindInputShapes(graph, options.input_shapes));
+  FoldStats fold;
+  EDGEMOND_RETURN_IF_ERROR(ResolveAndFold(graph, registry, options.max_arena_bytes, &fold));
+  stats.folded_nodes = fold.folded_nodes;
+  stats.removed_nodes = RemoveIdentities(graph);
+  stats.removed_nodes += RemoveDeadNodes(graph);
+  EDGEMOND_RETURN_IF_ERROR(graph.Validate());
+  EDGEMOND_ASSIGN_OR_RETURN(const std::vector<NodeId> order, graph.TopologicalOrder());
+
+  // Kernels of the final graph. Preparing again (rather than keeping the kernels used for
+  // shape resolution) lets later passes rewrite nodes and choose other kernel variants.
+  std::vector<Step>& steps = model->steps_;
+  steps.reserve(order.size());
+  for (const NodeId id : order) {
+    EDGEMOND_ASSIGN_OR_RETURN(PreparedKernel prepared, PrepareNode(graph, id, registry));
+    const Node& node = graph.node(id);
+    Step step;
+    step.node = id;
+    step.name = StepName(graph, node);
+    step.op_type = node.op_type;
+    step.kernel = std::move(prepared.kernel);
+    step.inputs = node.inputs;
+    step.outputs = node.outputs;
+    step.scratch_bytes = prepared.scratch_bytes;
+    step.flops = prepared.flops;
+    stats.flops += prepared.flops;
+    OpCount& count = stats.executed_ops[node.op_type];
+    ++count.nodes;
+    count.flops += prepared.flops;
+    steps.push_back(std::move(step));
+  }
+  stats.executed_nodes = static_cast<int>(steps.size());
+
+  // Lifetimes, in steps. Graph inputs are written before step 0; graph outputs are read after
+  // the last step, so they live to num_steps.
+  const int num_steps = static_cast<int>(steps.size());
+  std::vector<Slot>& slots = model->slots_;
+  slots.resize(static_cast<std::size_t>(graph.num_values()));
+  std::vector<int> first(slots.size(), -1);
+  std::vector<int> last(slots.size(), -1);
+  for (const ValueId id : graph.inputs()) {
+    first[static_cast<std::size_t>(id)] = 0;
+    last[static_cast<std::size_t>(id)] = 0;
+  }
+  for (int s = 0; s < num_steps; ++s) {
+    for (const ValueId output : steps[static_cast<std::size_t>(s)].outputs) {
+      if (output == kNoValue) continue;
+      first[static_cast<std::size_t>(output)] = s;
+      last[static_cast<std::size_t>(output)] = s;
+    }
+    for (const ValueId input : steps[static_cast<std::size_t>(s)].inputs) {
+      if (input != kNoValue) last[static_cast<std::size_t>(input)] = s;
+    }
+  }
+  for (const GraphOutput& output : graph.outputs()) {
+    last[static_cast<std::size_t>(output.value)] = num_steps;
+  }
+
+  std::vector<BufferRequest> requests;
+  std::vector<ValueId> request_values;  // kNoValue for scratch requests.
+  std::vector<int> request_steps;
+  std::set<const Tensor*> constants_in_use;
+  for (ValueId id = 0; id < graph.num_values(); ++id) {
+    const Value& value = graph.value(id);
+    Slot& slot = slots[static_cast<std::size_t>(id)];
+    if (value.info.has_value()) slot.info = *value.info;
+    if (value.constant != nullptr) {
+      slot.kind = Slot::Kind::kConstant;
+      slot.constant = value.constant.get();
+      continue;
+    }
+    if (first[static_cast<std::size_t>(id)] < 0) continue;
+    slot.kind = Slot::Kind::kArena;
+    requests.push_back({slot.info.byte_size(), first[static_cast<std::size_t>(id)],
+                        last[static_cast<std::size_t>(id)]});
+    request_values.push_back(id);
+    request_steps.push_back(-1);
+  }
+  for (int s = 0; s < num_steps; ++s) {
+    const Step& step = steps[static_cast<std::size_t>(s)];
+    for (const ValueId input : step.inputs) {
+      if (input != kNoValue && slots[static_cast<std::size_t>(input)].constant != nullptr) {
+        constants_in_use.insert(slots[static_cast<std::size_t>(input)].constant);
+      }
+    }
+    if (step.scratch_bytes == 0) continue;
+    requests.push_back({static_cast<std::int64_t>(step.scratch_bytes), s, s});
+    request_values.push_back(kNoValue);
+    request_steps.push_back(s);
+  }
+  for (const GraphOutput& output : graph.outputs()) {
+    const Slot& slot = slots[static_cast<std::size_t>(output.value)];
+    if (slot.constant != nullptr) constants_in_use.insert(slot.constant);
+  }
+
+  const MemoryPlan plan = PlanMemory(requests, static_cast<std::int64_t>(kTensorAlignment));
+  for (std::size_t r = 0; r < requests.size(); ++r) {
+    stats.unshared_bytes += requests[r].bytes;
+    if (request_values[r] != kNoValue) {
+      slots[static_cast<std::size_t>(request_values[r])].offset = plan.offsets[r];
+    } else {
+      steps[static_cast<std::size_t>(request_steps[r])].scratch_offset = plan.offsets[r];
+    }
+  }
+  stats.arena_bytes = plan.arena_bytes;
+  if (plan.arena_bytes > options.max_arena_bytes) {
+    return Status::ResourceExhausted("the model needs a " + std::to_string(plan.arena_bytes) +
+                                     "-byte arena, above the limit of " +
+                                     std::to_string(options.max_arena_bytes) + " bytes");
+  }
+  for (const Tensor* constant : constants_in_use) {
+    stats.constant_bytes += static_cast<std::int64_t>(constant->byte_size());
+  }
+
+  for (const ValueId id : graph.inputs()) {
+    const Value& value = graph.value(id);
+    model->inputs_.push_back({value.name, *value.info});
+    model->input_values_.push_back(id);
+  }
+  for (const GraphOutput& output : graph.outputs()) {
+    model->outputs_.push_back({output.name, *graph.value(output.value).info});
+    model->output_values_.push_back(output.value);
+  }
+  model->graph_ = std::move(graph);
+  return std::shared_ptr<const Model>(std::move(model));
+}
+
+}  // namespace edgemond::engine

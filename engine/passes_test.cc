@@ -1,0 +1,261 @@
+#include "engine/passes.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/model.h"
+#include "engine/session.h"
+#include "engine/testing/op_tester.h"
+
+namespace edgemond::engine {
+namespace {
+
+using testing::FloatTensor;
+using testing::Int64Tensor;
+
+// Builds small graphs by name.
+class GraphBuilder {
+ public:
+  GraphBuilder& Input(const std::string& name, DataType dtype, std::vector<Dim> dims) {
+    const ValueId id = graph_.FindOrAddValue(name);
+    graph_.value(id).declared = DeclaredType{dtype, true, std::move(dims)};
+    EXPECT_TRUE(graph_.AddInput(id).ok());
+    return *this;
+  }
+  GraphBuilder& Constant(const std::string& name, Tensor tensor) {
+    EXPECT_TRUE(graph_
+                    .SetConstant(graph_.FindOrAddValue(name),
+                                 std::make_shared<const Tensor>(std::move(tensor)))
+                    .ok());
+    return *this;
+  }
+  GraphBuilder& Node(const std::string& op, const std::vector<std::string>& inputs,
+                     const std::vector<std::string>& outputs,
+                     std::vector<Attribute> attributes = {}, int opset = 13) {
+    engine::Node node;
+    node.name = op + std::to_string(graph_.num_nodes());
+    node.op_type = op;
+    node.opset = opset;
+    node.attributes = std::move(attributes);
+    for (const std::string& input : inputs) {
+      node.inputs.push_back(input.empty() ? kNoValue : graph_.FindOrAddValue(input));
+    }
+    for (const std::string& output : outputs) {
+      node.outputs.push_back(output.empty() ? kNoValue : graph_.FindOrAddValue(output));
+    }
+    EXPECT_TRUE(graph_.AddNode(std::move(node)).ok());
+    return *this;
+  }
+  GraphBuilder& Output(const std::string& name) {
+    graph_.AddOutput(name, graph_.FindValue(name));
+    return *this;
+  }
+  Graph Take() { return std::move(graph_); }
+
+ private:
+  Graph graph_;
+};
+
+Attribute IntAttribute(std::string name, std::int64_t value) {
+  Attribute attribute;
+  attribute.name = std::move(name);
+  attribute.type = Attribute::Type::kInt;
+  attribute.i = value;
+  return attribute;
+}
+
+// The exporter idiom: x.view(x.size(0), -1) becomes Shape -> Gather -> Unsqueeze -> Concat ->
+// Reshape. With static shapes everything but the Reshape folds at load.
+TEST(PassesTest, FoldsExporterShapeChains) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{2, ""}, {3, ""}, {4, ""}})
+      .Constant("zero", Int64Tensor(Shape(), {0}))
+      .Constant("minus_one", Int64Tensor(Shape({1}), {-1}))
+      .Constant("axes", Int64Tensor(Shape({1}), {0}))
+      .Node("Shape", {"x"}, {"shape"})
+      .Node("Gather", {"shape", "zero"}, {"batch"}, {IntAttribute("axis", 0)})
+      .Node("Unsqueeze", {"batch", "axes"}, {"batch_1d"})
+      .Node("Concat", {"batch_1d", "minus_one"}, {"target"}, {IntAttribute("axis", 0)})
+      .Node("Reshape", {"x", "target"}, {"y"})
+      .Output("y");
+  Result<std::shared_ptr<const Model>> model = Model::Build(builder.Take(), ModelOptions{});
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ((*model)->stats().folded_nodes, 4);
+  EXPECT_EQ((*model)->stats().executed_nodes, 1);
+  EXPECT_EQ((*model)->steps()[0].op_type, "Reshape");
+  EXPECT_EQ((*model)->outputs()[0].info.shape, Shape({2, 12}));
+}
+
+TEST(PassesTest, RemovesIdentityDropoutAndDeadNodes) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{4, ""}})
+      .Node("Identity", {"x"}, {"a"})
+      .Node("Relu", {"a"}, {"b"})
+      .Node("Dropout", {"b"}, {"c"}, {}, 13)
+      .Node("Sigmoid", {"b"}, {"unused"})  // Reaches no output.
+      .Node("Identity", {"c"}, {"y"})
+      .Output("y");
+  Result<std::shared_ptr<const Model>> model = Model::Build(builder.Take(), ModelOptions{});
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ((*model)->stats().removed_nodes, 4);
+  ASSERT_EQ((*model)->steps().size(), 1u);
+  EXPECT_EQ((*model)->steps()[0].op_type, "Relu");
+  // The output keeps its name although its value is now Relu's.
+  EXPECT_EQ((*model)->outputs()[0].name, "y");
+
+  Result<std::unique_ptr<Session>> session = Session::Create(*model);
+  ASSERT_TRUE(session.ok());
+  const Tensor x = FloatTensor(Shape({4}), {-1, 2, -3, 4});
+  Result<std::vector<Tensor>> y = (*session)->Run({{"x", x.view()}});
+  ASSERT_TRUE(y.ok()) << y.status();
+  EXPECT_EQ(std::vector<float>((*y)[0].values<float>().begin(), (*y)[0].values<float>().end()),
+            (std::vector<float>{0, 2, 0, 4}));
+}
+
+TEST(PassesTest, AGraphThatFoldsCompletelyStillAnswers) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{2, ""}, {5, ""}})
+      .Node("Shape", {"x"}, {"shape"})
+      .Output("shape");
+  Result<std::shared_ptr<const Model>> model = Model::Build(builder.Take(), ModelOptions{});
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ((*model)->stats().executed_nodes, 0);
+  Result<std::unique_ptr<Session>> session = Session::Create(*model);
+  ASSERT_TRUE(session.ok());
+  const Tensor x = FloatTensor(Shape({2, 5}), std::vector<float>(10, 1.0f));
+  Result<std::vector<Tensor>> y = (*session)->Run({{"x", x.view()}});
+  ASSERT_TRUE(y.ok()) << y.status();
+  EXPECT_EQ((*y)[0].values<std::int64_t>()[1], 5);
+}
+
+TEST(PassesTest, FoldingRespectsTheMemoryLimit) {
+  // Broadcasting two small constants makes a 4 MB one; with a 1 MB budget the model is refused
+  // before anything that large is allocated.
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{1, ""}})
+      .Constant("column", testing::IotaTensor(Shape({1000, 1})))
+      .Constant("row", testing::IotaTensor(Shape({1, 1000})))
+      .Node("Add", {"column", "row"}, {"table"})
+      .Node("Add", {"table", "x"}, {"y"})
+      .Output("y");
+  ModelOptions options;
+  options.max_arena_bytes = 1 << 20;
+  const Status status = Model::Build(builder.Take(), options).status();
+  EXPECT_EQ(status.code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(status.message().find("float32[1000x1000]) is larger than the 1048576-byte limit"),
+            std::string_view::npos)
+      << status;
+}
+
+TEST(PassesTest, RefusesAttributesTheKernelDoesNotRead) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{4, ""}})
+      .Node("Relu", {"x"}, {"y"}, {IntAttribute("fancy_mode", 1)})
+      .Output("y");
+  const Status status = Model::Build(builder.Take(), ModelOptions{}).status();
+  EXPECT_TRUE(status.IsUnsupported());
+  EXPECT_EQ(status.message(),
+            "node 'Relu0' (Relu, opset 13): attribute 'fancy_mode' not supported");
+}
+
+TEST(PassesTest, RefusesNodesWithoutOutputs) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{4, ""}})
+      .Node("Shape", {"x"}, {})
+      .Node("Relu", {"x"}, {"y"});
+  builder.Output("y");
+  EXPECT_EQ(Model::Build(builder.Take(), ModelOptions{}).status().message(),
+            "node 'Shape0' (Shape, opset 13): output 0 is missing");
+}
+
+TEST(PassesTest, RefusesNodesMissingRequiredInputs) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{4, ""}}).Node("Dropout", {}, {"y"}).Output("y");
+  EXPECT_EQ(Model::Build(builder.Take(), ModelOptions{}).status().message(),
+            "node 'Dropout0' (Dropout, opset 13): input 0 is required");
+}
+
+TEST(PassesTest, RefusesUnsupportedOpsNamingTheNode) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{4, ""}}).Node("Frobnicate", {"x"}, {"y"}).Output("y");
+  const Status status = Model::Build(builder.Take(), ModelOptions{}).status();
+  EXPECT_TRUE(status.IsUnsupported());
+  EXPECT_EQ(status.message(),
+            "node 'Frobnicate0' (Frobnicate, opset 13): no kernel for operator 'Frobnicate'");
+}
+
+TEST(PassesTest, RefusesUnsupportedTypesNamingTheNode) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kInt32, {{4, ""}}).Node("Relu", {"x"}, {"y"}).Output("y");
+  const Status status = Model::Build(builder.Take(), ModelOptions{}).status();
+  EXPECT_TRUE(status.IsUnsupported());
+  EXPECT_EQ(status.message(),
+            "node 'Relu0' (Relu, opset 13): input 0 has type int32; supported: float32");
+}
+
+TEST(PassesTest, ComparesComputedShapesWithDeclaredOnes) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{2, ""}, {3, ""}})
+      .Node("Transpose", {"x"}, {"y"})
+      .Output("y");
+  Graph graph = builder.Take();
+  graph.value(graph.FindValue("y")).declared =
+      DeclaredType{DataType::kFloat32, true, {{2, ""}, {3, ""}}};
+  const Status status = Model::Build(std::move(graph), ModelOptions{}).status();
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("has shape 3x2 but the model declares float32[2x3]"),
+            std::string_view::npos)
+      << status;
+}
+
+TEST(BindInputShapesTest, BindsSymbolsAndChecksNumbers) {
+  GraphBuilder builder;
+  builder.Input("a", DataType::kFloat32, {{-1, "batch"}, {3, ""}})
+      .Input("b", DataType::kFloat32, {{-1, "batch"}});
+  Graph graph = builder.Take();
+
+  EXPECT_EQ(BindInputShapes(graph, {}).message(),
+            "input 'a' (float32[batchx3]) has unresolved dimension 0 ('batch'); its shape must "
+            "be given");
+  EXPECT_EQ(BindInputShapes(graph, {{"a", {2, 4}}, {"b", {2}}}).message(),
+            "input 'a' dimension 1 is 3 in the model (float32[batchx3]); 2x4 was given");
+  EXPECT_EQ(BindInputShapes(graph, {{"a", {2, 3, 1}}, {"b", {2}}}).message(),
+            "input 'a' has rank 2 (float32[batchx3]); shape 2x3x1 was given");
+  EXPECT_EQ(BindInputShapes(graph, {{"a", {2, 3}}, {"b", {5}}}).message(),
+            "dimension 'batch' is bound to both 2 and 5 (input 'b')");
+  EXPECT_EQ(BindInputShapes(graph, {{"a", {2, 3}}, {"b", {2}}, {"c", {1}}}).message(),
+            "a shape was given for 'c', which is not a model input (inputs: a, b)");
+  EXPECT_EQ(BindInputShapes(graph, {{"a", {std::int64_t{1} << 40, 3}}, {"b", {1}}}).code(),
+            StatusCode::kResourceExhausted);
+  ASSERT_TRUE(BindInputShapes(graph, {{"a", {2, 3}}, {"b", {2}}}).ok());
+  EXPECT_EQ(graph.value(graph.FindValue("a")).info->shape, Shape({2, 3}));
+}
+
+TEST(FreezeInputsTest, TurnsInputsIntoConstants) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{6, ""}})
+      .Input("shape", DataType::kInt64, {{2, ""}})
+      .Node("Reshape", {"x", "shape"}, {"y"})
+      .Output("y");
+  ModelOptions options;
+  options.constant_inputs["shape"] =
+      std::make_shared<const Tensor>(Int64Tensor(Shape({2}), {2, 3}));
+  Result<std::shared_ptr<const Model>> model = Model::Build(builder.Take(), options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ((*model)->inputs().size(), 1u);
+  EXPECT_EQ((*model)->outputs()[0].info.shape, Shape({2, 3}));
+}
+
+TEST(FreezeInputsTest, RefusesAMismatchedConstant) {
+  GraphBuilder builder;
+  builder.Input("shape", DataType::kInt64, {{2, ""}})
+      .Node("Identity", {"shape"}, {"y"})
+      .Output("y");
+  ModelOptions options;
+  options.constant_inputs["shape"] =
+      std::make_shared<const Tensor>(Int64Tensor(Shape({3}), {1, 2, 3}));
+  EXPECT_EQ(Model::Build(builder.Take(), options).status().message(),
+            "input 'shape' is int64[2]; the constant given is int64[3]");
+}
+
+}  // namespace
+}  // namespace edgemond::engine

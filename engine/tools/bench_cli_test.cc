@@ -1,0 +1,201 @@
+#include "engine/tools/bench_cli.h"
+
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/testing/temp_dir.h"
+
+namespace edgemond::engine {
+namespace {
+
+using edgemond::testing::TempDir;
+
+Result<BenchOptions> Parse(std::vector<std::string_view> args) { return ParseBenchArgs(args); }
+
+TEST(BenchArgsTest, ParsesEveryOption) {
+  Result<BenchOptions> options =
+      Parse({"m.onnx", "--warmup", "0", "--runs", "7", "--threads", "2", "--input-shape",
+             "in:put:1x3x8x8", "--input-shape", "mask:4,5", "--check", "golden", "--tolerance",
+             "1e-3", "--profile", "--json"});
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->model_path, "m.onnx");
+  EXPECT_EQ(options->warmup_runs, 0);
+  EXPECT_EQ(options->runs, 7);
+  EXPECT_EQ(options->threads, 2);
+  EXPECT_EQ(options->input_shapes.at("in:put"), (std::vector<std::int64_t>{1, 3, 8, 8}));
+  EXPECT_EQ(options->input_shapes.at("mask"), (std::vector<std::int64_t>{4, 5}));
+  EXPECT_EQ(options->check_dir, "golden");
+  EXPECT_DOUBLE_EQ(options->tolerance, 1e-3);
+  EXPECT_TRUE(options->profile);
+  EXPECT_TRUE(options->json);
+  EXPECT_DOUBLE_EQ(Parse({"m.onnx", "--duration", "2.5"})->duration_seconds, 2.5);
+}
+
+TEST(BenchArgsTest, RefusesBadArguments) {
+  for (const std::vector<std::string_view>& args :
+       std::vector<std::vector<std::string_view>>{{},
+                                                  {"m.onnx", "--runs"},
+                                                  {"m.onnx", "--runs", "0"},
+                                                  {"m.onnx", "--runs", "ten"},
+                                                  {"m.onnx", "--threads", "-1"},
+                                                  {"m.onnx", "--duration", "0"},
+                                                  {"m.onnx", "--runs", "3", "--duration", "1"},
+                                                  {"m.onnx", "--input-shape", "1x3"},
+                                                  {"m.onnx", "--input-shape", "x:1xy"},
+                                                  {"m.onnx", "--frobnicate"},
+                                                  {"a.onnx", "b.onnx"}}) {
+    EXPECT_FALSE(Parse(args).ok()) << (args.empty() ? "(none)" : args.back());
+  }
+  EXPECT_TRUE(Parse({"--help"})->help);
+}
+
+// y = Softmax(x @ w), x [1, 3] input, w [3, 4] initializer.
+std::string WriteModel(const TempDir& dir) {
+  onnx::ModelProto model;
+  model.set_ir_version(7);
+  model.add_opset_import()->set_version(13);
+  onnx::GraphProto* graph = model.mutable_graph();
+  graph->set_name("softmax_of_matmul");
+  auto value = [](onnx::ValueInfoProto* info, const std::string& name,
+                  std::vector<std::int64_t> dims) {
+    info->set_name(name);
+    auto* tensor = info->mutable_type()->mutable_tensor_type();
+    tensor->set_elem_type(onnx::TensorProto::FLOAT);
+    for (const std::int64_t d : dims) tensor->mutable_shape()->add_dim()->set_dim_value(d);
+  };
+  value(graph->add_input(), "x", {1, 3});
+  value(graph->add_output(), "y", {1, 4});
+  onnx::TensorProto* w = graph->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  w->add_dims(3);
+  w->add_dims(4);
+  for (int i = 0; i < 12; ++i) w->add_float_data(static_cast<float>(i % 5) - 2.0f);
+  onnx::NodeProto* matmul = graph->add_node();
+  matmul->set_op_type("MatMul");
+  matmul->add_input("x");
+  matmul->add_input("w");
+  matmul->add_output("logits");
+  onnx::NodeProto* softmax = graph->add_node();
+  softmax->set_op_type("Softmax");
+  softmax->add_input("logits");
+  softmax->add_output("y");
+  const std::string path = dir.Join("model.onnx");
+  std::ofstream(path, std::ios::binary) << model.SerializeAsString();
+  return path;
+}
+
+void WriteTensor(const std::string& path, const std::string& name, std::vector<std::int64_t> dims,
+                 std::vector<float> values) {
+  onnx::TensorProto proto;
+  proto.set_name(name);
+  proto.set_data_type(onnx::TensorProto::FLOAT);
+  for (const std::int64_t d : dims) proto.add_dims(d);
+  for (const float v : values) proto.add_float_data(v);
+  std::ofstream(path, std::ios::binary) << proto.SerializeAsString();
+}
+
+int RunCli(std::vector<std::string_view> args, std::string& out, std::string& err) {
+  Result<BenchOptions> options = Parse(std::move(args));
+  EXPECT_TRUE(options.ok()) << options.status();
+  std::ostringstream out_stream;
+  std::ostringstream err_stream;
+  const int status = RunBench(*options, out_stream, err_stream);
+  out = out_stream.str();
+  err = err_stream.str();
+  return status;
+}
+
+TEST(BenchCliTest, ReportsEverythingAsJson) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  std::string out, err;
+  ASSERT_EQ(RunCli({model, "--runs", "3", "--warmup", "1", "--json", "--profile"}, out, err), 0)
+      << err;
+  const nlohmann::json report = nlohmann::json::parse(out);
+  EXPECT_EQ(report["model"]["parameters"], 12);
+  EXPECT_EQ(report["model"]["flops"], 2 * 3 * 4 + 5 * 4);
+  EXPECT_EQ(report["model"]["ops"]["MatMul"], 1);
+  EXPECT_EQ(report["model"]["inputs"][0]["shape"], nlohmann::json({1, 3}));
+  EXPECT_EQ(report["model"]["opsets"]["ai.onnx"], 13);
+  EXPECT_EQ(report["latency_ms"]["runs"], 3);
+  EXPECT_GE(report["latency_ms"]["max"].get<double>(), report["latency_ms"]["min"].get<double>());
+  EXPECT_GT(report["memory"]["arena_bytes"].get<std::int64_t>(), 0);
+  EXPECT_GT(report["memory"]["peak_rss_bytes"].get<std::int64_t>(), 0);
+  EXPECT_EQ(report["profile"]["nodes_ms"].size(), 2u);
+  EXPECT_GT(report["load_ms"].get<double>(), 0.0);
+}
+
+TEST(BenchCliTest, ChecksGoldenData) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  // softmax([1, 0, 0] @ w) with w's first row [-2, -1, 0, 1].
+  std::vector<float> expected;
+  double sum = 0;
+  for (const float v : {-2.0f, -1.0f, 0.0f, 1.0f}) sum += std::exp(v);
+  for (const float v : {-2.0f, -1.0f, 0.0f, 1.0f}) {
+    expected.push_back(static_cast<float>(std::exp(v) / sum));
+  }
+  ASSERT_EQ(::mkdir(dir.Join("good").c_str(), 0755), 0);
+  WriteTensor(dir.Join("good/input_0.pb"), "x", {1, 3}, {1, 0, 0});
+  WriteTensor(dir.Join("good/output_0.pb"), "y", {1, 4}, expected);
+  std::string out, err;
+  EXPECT_EQ(RunCli({model, "--check", dir.Join("good"), "--runs", "1"}, out, err), 0) << out << err;
+  EXPECT_NE(out.find("check          passed"), std::string::npos) << out;
+
+  ASSERT_EQ(::mkdir(dir.Join("bad").c_str(), 0755), 0);
+  WriteTensor(dir.Join("bad/input_0.pb"), "x", {1, 3}, {1, 0, 0});
+  expected[3] += 0.01f;
+  WriteTensor(dir.Join("bad/output_0.pb"), "y", {1, 4}, expected);
+  EXPECT_EQ(RunCli({model, "--check", dir.Join("bad"), "--runs", "1", "--json"}, out, err), 1);
+  const nlohmann::json report = nlohmann::json::parse(out);
+  EXPECT_FALSE(report["check"]["passed"].get<bool>());
+  EXPECT_EQ(report["check"]["outputs"][0]["mismatches"], 1);
+}
+
+TEST(BenchCliTest, MalformedModelsFailClearly) {
+  TempDir dir;
+  const std::string path = dir.Join("broken.onnx");
+  std::ofstream(path, std::ios::binary) << "definitely not protobuf \xff\xff\xff";
+  std::string out, err;
+  EXPECT_EQ(RunCli({path}, out, err), 1);
+  EXPECT_NE(err.find("not an ONNX model"), std::string::npos) << err;
+  EXPECT_EQ(RunCli({path, "--json"}, out, err), 1);
+  EXPECT_EQ(nlohmann::json::parse(out)["error"]["code"], "corruption");
+}
+
+// The real binary, as the daemon runs it: a child process, its exit status and stderr.
+TEST(BenchCliTest, BinaryExitsNonZeroOnBadInput) {
+  TempDir dir;
+  const std::string path = dir.Join("broken.onnx");
+  std::ofstream(path, std::ios::binary) << "\x08\x07\x12\x00garbage";
+  const std::string command = std::string(EDGEMOND_BENCH_BINARY) + " " + path + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof(buffer), pipe) != nullptr) output += buffer;
+  const int status = ::pclose(pipe);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_NE(output.find("edgemond-bench: "), std::string::npos) << output;
+
+  pipe = ::popen((std::string(EDGEMOND_BENCH_BINARY) + " --runs 2>&1").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  while (std::fgets(buffer, sizeof(buffer), pipe) != nullptr) {
+  }
+  const int usage = ::pclose(pipe);
+  ASSERT_TRUE(WIFEXITED(usage));
+  EXPECT_EQ(WEXITSTATUS(usage), 2);
+}
+
+}  // namespace
+}  // namespace edgemond::engine

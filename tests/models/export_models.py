@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""Exports torchvision architectures to ONNX with reference outputs, for the engine's tests.
+
+Uses only Debian's python3-torch, python3-torchvision and python3-onnx, offline: weights are
+random (fixed seed), not downloaded. Each model is written in the ONNX model-zoo layout:
+
+    OUT/<model>_opset<N>/model.onnx
+    OUT/<model>_opset<N>/test_data_set_0/input_0.pb    (onnx.TensorProto)
+    OUT/<model>_opset<N>/test_data_set_0/output_0.pb   (PyTorch's output, the reference)
+
+Random initialisation makes degenerate references: with torchvision's default init,
+BatchNorm layers normalise with running statistics that do not match the activations, so
+mobilenet_v2's logits are around 1e-9 and efficientnet_b0's around 1e-14, and any engine
+"matches" them. So before export every BatchNorm layer gets small random scales and biases
+and its statistics are re-estimated on a few random batches in train mode, zero biases get
+small random values, and the reference outputs are checked for a sensible magnitude and for
+a top-1 class that a 1e-4 relative error cannot flip.
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+import onnx
+import torch
+import torchvision
+from onnx import numpy_helper
+
+# Models the engine must run; the CI test uses the first three.
+MODELS = [
+    "mobilenet_v2",
+    "resnet18",
+    "squeezenet1_1",
+    "shufflenet_v2_x1_0",
+    "mobilenet_v3_small",
+    "efficientnet_b0",
+    "mobilenet_v3_large",
+    "resnet50",
+]
+
+SEED = 20260101
+
+
+def randomize(model, size, generator):
+    """Gives BatchNorm and zero-initialised parameters realistic random values."""
+    with torch.no_grad():
+        for module in model.modules():
+            if isinstance(module, torch.nn.modules.batchnorm._BatchNorm):
+                module.weight.uniform_(0.5, 1.5, generator=generator)
+                module.bias.uniform_(-0.2, 0.2, generator=generator)
+                module.reset_running_stats()
+                module.momentum = None  # Cumulative average over the batches below.
+            elif isinstance(module, (torch.nn.Conv2d, torch.nn.Linear)):
+                if module.bias is not None:
+                    module.bias.uniform_(-0.1, 0.1, generator=generator)
+        model.train()
+        for _ in range(4):
+            model(torch.randn(8, 3, size, size, generator=generator))
+    model.eval()
+
+
+def check_reference(name, output, tolerance):
+    """Refuses references that any engine would match (or that are broken)."""
+    values = output.astype(np.float64)
+    if not np.all(np.isfinite(values)):
+        raise SystemExit(f"{name}: reference output is not finite")
+    spread = float(np.std(values))
+    if not 1e-2 <= spread <= 1e3:
+        raise SystemExit(f"{name}: reference output std {spread:.3g} is degenerate")
+    for row in values.reshape(values.shape[0], -1):
+        top = np.sort(row)[-2:]
+        margin = top[1] - top[0]
+        if margin <= 4 * tolerance * max(1.0, abs(top[1])):
+            return False
+    return True
+
+
+def export(name, opset, size, batch, dynamic, out_dir, tolerance):
+    torch.manual_seed(SEED)
+    generator = torch.Generator().manual_seed(SEED)
+    model = getattr(torchvision.models, name)()
+    randomize(model, size, generator)
+
+    # Draw inputs until every sample's top-1 class is unambiguous at the test tolerance.
+    for attempt in range(20):
+        x = torch.randn(batch, 3, size, size, generator=generator)
+        with torch.no_grad():
+            y = model(x).numpy()
+        if check_reference(name, y, tolerance):
+            break
+    else:
+        raise SystemExit(f"{name}: no input with an unambiguous top-1 class")
+
+    case = os.path.join(out_dir, f"{name}_opset{opset}")
+    data = os.path.join(case, "test_data_set_0")
+    os.makedirs(data, exist_ok=True)
+    model_path = os.path.join(case, "model.onnx")
+    axes = {"input": {0: "batch", 2: "height", 3: "width"}, "output": {0: "batch"}}
+    torch.onnx.export(
+        model,
+        x,
+        model_path,
+        opset_version=opset,
+        input_names=["input"],
+        output_names=["output"],
+        dynamic_axes=axes if dynamic else None,
+    )
+    onnx.checker.check_model(onnx.load(model_path))
+    with open(os.path.join(data, "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(x.numpy(), "input").SerializeToString())
+    with open(os.path.join(data, "output_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(y, "output").SerializeToString())
+    print(f"{case}: input {list(x.shape)}, output std {np.std(y):.3g}, "
+          f"max |y| {np.max(np.abs(y)):.3g}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", required=True, help="output directory")
+    parser.add_argument("--models", default=",".join(MODELS[:3]),
+                        help="comma-separated torchvision model names")
+    parser.add_argument("--opset", type=int, default=13)
+    parser.add_argument("--size", type=int, default=224, help="input height and width")
+    parser.add_argument("--batch", type=int, default=1)
+    parser.add_argument("--dynamic", action="store_true",
+                        help="export batch, height and width as symbolic dimensions")
+    parser.add_argument("--tolerance", type=float, default=1e-4,
+                        help="relative tolerance the consumer will use (for the top-1 check)")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    for name in args.models.split(","):
+        if not hasattr(torchvision.models, name):
+            raise SystemExit(f"unknown torchvision model '{name}'")
+        export(name, args.opset, args.size, args.batch, args.dynamic, args.out, args.tolerance)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
