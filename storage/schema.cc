@@ -92,9 +92,38 @@ Status CreateV2(sqlite::Database& db) {
   return db.Execute("DROP TABLE samples");
 }
 
-constexpr std::array<Migration, 2> kMigrations = {{
+// v3, the alert history (storage/alert_history.h): every alert transition, kept for
+// GET /api/v1/alerts/history and for restoring firing alerts after a restart. Databases written
+// by edgemond 0.1 (schema version 1) may already have this table, created by the alert history
+// itself before it became a migration, with this exact definition and its rows: IF NOT EXISTS
+// keeps them.
+Status CreateAlertHistory(sqlite::Database& db) {
+  return db.Execute(R"sql(
+    CREATE TABLE IF NOT EXISTS alert_history (
+      id              INTEGER PRIMARY KEY,
+      at_ms           INTEGER NOT NULL,
+      rule            TEXT NOT NULL,
+      labels          TEXT NOT NULL,  -- storage/label_text.h form, as the series catalog
+      state           TEXT NOT NULL CHECK (state IN ('firing', 'resolved')),
+      severity        TEXT NOT NULL,
+      value           REAL,           -- NULL when missing data caused the transition
+      op              TEXT NOT NULL,
+      threshold       REAL NOT NULL,
+      clear_threshold REAL NOT NULL,
+      active_since_ms INTEGER NOT NULL,
+      reason          TEXT NOT NULL,
+      rule_labels     TEXT NOT NULL,
+      annotations     TEXT NOT NULL   -- label_text form too: name="rendered text",...
+    );
+    CREATE INDEX IF NOT EXISTS alert_history_at ON alert_history (at_ms);
+    CREATE INDEX IF NOT EXISTS alert_history_alert ON alert_history (rule, labels, id);
+  )sql");
+}
+
+constexpr std::array<Migration, 3> kMigrations = {{
     {1, "series catalog, extents and time-major samples", &CreateV1},
     {2, "compressed blocks in raw, 1-minute and 1-hour tiers", &CreateV2},
+    {kAlertHistorySchemaVersion, "alert history", &CreateAlertHistory},
 }};
 
 std::string Hex(std::int64_t value) {
