@@ -236,6 +236,50 @@ TEST_F(TierTest, TiersAnswerTheSameBeforeAndAfterFlushAndReopen) {
   expect_same("after the hour was rolled up");
 }
 
+TEST_F(TierTest, RollupsMissingFromTheFileAreRebuiltFromRawOnOpen) {
+  // 25 hours every 30 s: 24 closed hours (1-minute blocks) and one closed day (a 1-hour block).
+  {
+    auto store = Open(Options());
+    Write(*store, 0, 25 * 120, 30'000, 20);
+  }
+  ASSERT_EQ(Int("SELECT count(*) FROM blocks_1m"), 24);
+  ASSERT_EQ(Int("SELECT count(*) FROM blocks_1h"), 1);
+  const auto minutes = ReadTier(Tier::kMinute);
+  const auto hours_before = ReadTier(Tier::kHour);
+  const auto query = Query(2, kT0, kT0 + 25 * kHour - 1, 10 * kMinute, Aggregation::kAvg);
+  std::vector<Point> answered;
+  {
+    auto store = Open(Options());
+    answered = Points(*store, query);
+  }
+  // The rollup tiers are lost (a file restored from the raw blocks alone, say).
+  {
+    auto db = sqlite::Database::Open(path_, {});
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE((*db)->Execute("DELETE FROM blocks_1m; DELETE FROM blocks_1h").ok());
+  }
+  auto store = Open(Options());
+  EXPECT_EQ(Int("SELECT count(*) FROM blocks_1m"), 24);
+  EXPECT_EQ(Int("SELECT count(*) FROM blocks_1h"), 1);
+  const auto same = [](const std::map<std::int64_t, SeriesPoints>& a,
+                       const std::map<std::int64_t, SeriesPoints>& b) {
+    if (a.size() != b.size()) return false;
+    for (const auto& [id, points] : a) {
+      const auto it = b.find(id);
+      if (it == b.end() || it->second.timestamps != points.timestamps) return false;
+      for (std::size_t c = 0; c < points.columns.size(); ++c) {
+        if (it->second.columns[c] != points.columns[c]) return false;
+      }
+    }
+    return true;
+  };
+  EXPECT_TRUE(same(ReadTier(Tier::kMinute), minutes));
+  EXPECT_TRUE(same(ReadTier(Tier::kHour), hours_before));
+  const auto now = Points(*store, query);
+  ASSERT_EQ(now.size(), answered.size());
+  for (std::size_t k = 0; k < now.size(); ++k) EXPECT_EQ(now[k].value, answered[k].value) << k;
+}
+
 TEST_F(TierTest, PlannerUsesRollupsWhereRawDataIsGone) {
   StorageOptions options = Options();
   options.raw_retention = hours(3);
