@@ -403,23 +403,34 @@ void Daemon::ArmKeepalive() {
   if (!armed.ok()) spdlog::warn("cannot arm the watchdog keepalive: {}", armed.ToString());
 }
 
-std::string Daemon::StatusText() const {
-  std::size_t failing = 0;
+Daemon::StatusCounts Daemon::CountStatus() const {
+  StatusCounts counts{series_, 0, 0};
   for (const collectors::CollectorState& state : runner_->states()) {
-    if (state.ran && !state.ok && !state.last_error.IsNotFound()) ++failing;
+    if (state.ran && !state.ok && !state.last_error.IsNotFound()) ++counts.failing_collectors;
   }
-  std::size_t firing = 0;
   for (const ActiveAlert& alert : evaluator_.Active()) {
-    if (alert.state == AlertState::kFiring) ++firing;
+    if (alert.state == AlertState::kFiring) ++counts.firing_alerts;
   }
-  std::string text = "Collecting " + Plural(series_, "series", "series") + " every " +
+  return counts;
+}
+
+std::string Daemon::StatusText() const {
+  const StatusCounts counts = CountStatus();
+  std::string text = "Collecting " + Plural(counts.series, "series", "series") + " every " +
                      alerts::FormatNumber(config_.collection.interval_seconds) + " s";
-  if (failing > 0) text += ", " + Plural(failing, "collector", "collectors") + " failing";
-  text += "; " + Plural(firing, "alert", "alerts") + " firing; serving " + server_->url();
+  if (counts.failing_collectors > 0) {
+    text += ", " + Plural(counts.failing_collectors, "collector", "collectors") + " failing";
+  }
+  text +=
+      "; " + Plural(counts.firing_alerts, "alert", "alerts") + " firing; serving " + server_->url();
   return text;
 }
 
 void Daemon::UpdateStatus() {
+  // The text is rebuilt only when what it counts changed: most ticks change nothing.
+  const StatusCounts counts = CountStatus();
+  if (counts == status_counts_) return;
+  status_counts_ = counts;
   std::string text = StatusText();
   if (text == status_text_) return;
   (void)notifier_.SetStatus(text);

@@ -102,6 +102,14 @@ class Daemon final {
   void FlushStore(bool final_flush);
   void PingWatchdog(bool from_tick);
   void ArmKeepalive();
+  // What the STATUS= line counts.
+  struct StatusCounts {
+    std::size_t series = 0;
+    std::size_t failing_collectors = 0;
+    std::size_t firing_alerts = 0;
+    friend bool operator==(const StatusCounts&, const StatusCounts&) = default;
+  };
+  StatusCounts CountStatus() const;
   void UpdateStatus();
   std::string StatusText() const;
   void Reload();
@@ -141,8 +149,9 @@ class Daemon final {
   std::optional<Status> history_error_;  // Same, for the alert history.
   std::optional<Status> sink_error_;     // Same, for the alert sink.
   std::optional<SteadyTime> last_watchdog_ping_;
-  std::string status_text_;  // Last STATUS= sent.
-  std::size_t series_ = 0;   // Samples of the last tick.
+  std::string status_text_;                    // Last STATUS= sent.
+  std::optional<StatusCounts> status_counts_;  // What status_text_ counted, once known.
+  std::size_t series_ = 0;                     // Samples of the last tick.
   std::uint64_t ticks_ = 0;
   collectors::ThrottleEventTracker throttle_events_;
 };
