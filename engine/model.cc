@@ -57,6 +57,11 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
   stats.folded_nodes = fold.folded_nodes;
   stats.removed_nodes = RemoveIdentities(graph);
   stats.removed_nodes += RemoveDeadNodes(graph);
+  if (options.optimize) {
+    EDGEMOND_ASSIGN_OR_RETURN(const int folded, FoldConvBatchNormalization(graph));
+    EDGEMOND_ASSIGN_OR_RETURN(const int fused, FuseActivations(graph, registry));
+    stats.fused_nodes = folded + fused;
+  }
   EDGEMOND_RETURN_IF_ERROR(graph.Validate());
   EDGEMOND_ASSIGN_OR_RETURN(const std::vector<NodeId> order, graph.TopologicalOrder());
 
