@@ -41,4 +41,22 @@ Result<BroadcastPlan> PlanBroadcast(const Shape& a, const Shape& b) {
   return plan;
 }
 
+Result<Shape> BroadcastShape(const Shape& a, const Shape& b) {
+  EDGEMOND_ASSIGN_OR_RETURN(BroadcastPlan plan, PlanBroadcast(a, b));
+  return std::move(plan.out);
+}
+
+std::vector<std::int64_t> BroadcastStrides(const Shape& in, const Shape& out) {
+  const int rank = out.rank();
+  std::vector<std::int64_t> strides(static_cast<std::size_t>(rank), 0);
+  const std::vector<std::int64_t> own = Strides(in.dims());
+  for (int i = 0; i < rank; ++i) {
+    const int ii = i - (rank - in.rank());
+    if (ii >= 0 && in.dim(ii) != 1) {
+      strides[static_cast<std::size_t>(i)] = own[static_cast<std::size_t>(ii)];
+    }
+  }
+  return strides;
+}
+
 }  // namespace edgemond::engine
