@@ -7,6 +7,7 @@
 // handle (later versions that only add types the kernel refuses are covered).
 
 #include "engine/kernel_registry.h"
+#include "engine/kernels/abs.h"
 #include "engine/kernels/add.h"
 #include "engine/kernels/average_pool.h"
 #include "engine/kernels/batch_normalization.h"
@@ -17,16 +18,27 @@
 #include "engine/kernels/conv.h"
 #include "engine/kernels/div.h"
 #include "engine/kernels/dropout.h"
+#include "engine/kernels/erf.h"
+#include "engine/kernels/exp.h"
 #include "engine/kernels/flatten.h"
 #include "engine/kernels/gather.h"
+#include "engine/kernels/gelu.h"
 #include "engine/kernels/gemm.h"
 #include "engine/kernels/global_average_pool.h"
 #include "engine/kernels/hard_sigmoid.h"
 #include "engine/kernels/hard_swish.h"
 #include "engine/kernels/identity.h"
+#include "engine/kernels/leaky_relu.h"
+#include "engine/kernels/log.h"
 #include "engine/kernels/mat_mul.h"
+#include "engine/kernels/max.h"
 #include "engine/kernels/max_pool.h"
+#include "engine/kernels/mean.h"
+#include "engine/kernels/min.h"
 #include "engine/kernels/mul.h"
+#include "engine/kernels/neg.h"
+#include "engine/kernels/pow.h"
+#include "engine/kernels/prelu.h"
 #include "engine/kernels/reduce_mean.h"
 #include "engine/kernels/relu.h"
 #include "engine/kernels/reshape.h"
@@ -34,15 +46,20 @@
 #include "engine/kernels/sigmoid.h"
 #include "engine/kernels/slice.h"
 #include "engine/kernels/softmax.h"
+#include "engine/kernels/sqrt.h"
 #include "engine/kernels/sub.h"
+#include "engine/kernels/sum.h"
+#include "engine/kernels/tanh.h"
 #include "engine/kernels/transpose.h"
 #include "engine/kernels/unsqueeze.h"
+#include "engine/kernels/where.h"
 
 namespace edgemond::engine {
 
 Status RegisterBuiltinKernels(KernelRegistry& registry) {
   const KernelDef defs[] = {
       // domain, op, since, until, factory
+      {"", "Abs", 6, kNewestOpset, &MakeKernel<AbsKernel>},
       {"", "Add", 7, kNewestOpset, &MakeKernel<AddKernel>},
       {"", "AveragePool", 7, kNewestOpset, &MakeKernel<AveragePoolKernel>},
       {"", "BatchNormalization", 7, kNewestOpset, &MakeKernel<BatchNormalizationKernel>},
@@ -53,16 +70,27 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Conv", 1, kNewestOpset, &MakeKernel<ConvKernel>},
       {"", "Div", 7, kNewestOpset, &MakeKernel<DivKernel>},
       {"", "Dropout", 7, kNewestOpset, &MakeKernel<DropoutKernel>},
+      {"", "Erf", 9, kNewestOpset, &MakeKernel<ErfKernel>},
+      {"", "Exp", 6, kNewestOpset, &MakeKernel<ExpKernel>},
       {"", "Flatten", 1, kNewestOpset, &MakeKernel<FlattenKernel>},
       {"", "Gather", 1, kNewestOpset, &MakeKernel<GatherKernel>},
+      {"", "Gelu", 20, kNewestOpset, &MakeKernel<GeluKernel>},
       {"", "Gemm", 7, kNewestOpset, &MakeKernel<GemmKernel>},
       {"", "GlobalAveragePool", 1, kNewestOpset, &MakeKernel<GlobalAveragePoolKernel>},
       {"", "HardSigmoid", 6, kNewestOpset, &MakeKernel<HardSigmoidKernel>},
       {"", "HardSwish", 14, kNewestOpset, &MakeKernel<HardSwishKernel>},
       {"", "Identity", 1, kNewestOpset, &MakeKernel<IdentityKernel>},
+      {"", "LeakyRelu", 6, kNewestOpset, &MakeKernel<LeakyReluKernel>},
+      {"", "Log", 6, kNewestOpset, &MakeKernel<LogKernel>},
       {"", "MatMul", 1, kNewestOpset, &MakeKernel<MatMulKernel>},
+      {"", "Max", 6, kNewestOpset, &MakeKernel<MaxKernel>},
       {"", "MaxPool", 1, kNewestOpset, &MakeKernel<MaxPoolKernel>},
+      {"", "Mean", 6, kNewestOpset, &MakeKernel<MeanKernel>},
+      {"", "Min", 6, kNewestOpset, &MakeKernel<MinKernel>},
       {"", "Mul", 7, kNewestOpset, &MakeKernel<MulKernel>},
+      {"", "Neg", 6, kNewestOpset, &MakeKernel<NegKernel>},
+      {"", "PRelu", 7, kNewestOpset, &MakeKernel<PReluKernel>},
+      {"", "Pow", 7, kNewestOpset, &MakeKernel<PowKernel>},
       {"", "ReduceMean", 1, kNewestOpset, &MakeKernel<ReduceMeanKernel>},
       {"", "Relu", 6, kNewestOpset, &MakeKernel<ReluKernel>},
       {"", "Reshape", 5, kNewestOpset, &MakeKernel<ReshapeKernel>},
@@ -70,9 +98,13 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Sigmoid", 6, kNewestOpset, &MakeKernel<SigmoidKernel>},
       {"", "Slice", 1, kNewestOpset, &MakeKernel<SliceKernel>},
       {"", "Softmax", 1, kNewestOpset, &MakeKernel<SoftmaxKernel>},
+      {"", "Sqrt", 6, kNewestOpset, &MakeKernel<SqrtKernel>},
       {"", "Sub", 7, kNewestOpset, &MakeKernel<SubKernel>},
+      {"", "Sum", 6, kNewestOpset, &MakeKernel<SumKernel>},
+      {"", "Tanh", 6, kNewestOpset, &MakeKernel<TanhKernel>},
       {"", "Transpose", 1, kNewestOpset, &MakeKernel<TransposeKernel>},
       {"", "Unsqueeze", 1, kNewestOpset, &MakeKernel<UnsqueezeKernel>},
+      {"", "Where", 9, kNewestOpset, &MakeKernel<WhereKernel>},
   };
   for (const KernelDef& def : defs) EDGEMOND_RETURN_IF_ERROR(registry.Add(def));
   return Status::Ok();
