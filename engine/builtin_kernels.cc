@@ -25,11 +25,15 @@
 #include "engine/kernels/gelu.h"
 #include "engine/kernels/gemm.h"
 #include "engine/kernels/global_average_pool.h"
+#include "engine/kernels/global_max_pool.h"
 #include "engine/kernels/hard_sigmoid.h"
 #include "engine/kernels/hard_swish.h"
 #include "engine/kernels/identity.h"
+#include "engine/kernels/layer_normalization.h"
 #include "engine/kernels/leaky_relu.h"
 #include "engine/kernels/log.h"
+#include "engine/kernels/log_softmax.h"
+#include "engine/kernels/lrn.h"
 #include "engine/kernels/mat_mul.h"
 #include "engine/kernels/max.h"
 #include "engine/kernels/max_pool.h"
@@ -39,7 +43,9 @@
 #include "engine/kernels/neg.h"
 #include "engine/kernels/pow.h"
 #include "engine/kernels/prelu.h"
+#include "engine/kernels/reduce_max.h"
 #include "engine/kernels/reduce_mean.h"
+#include "engine/kernels/reduce_sum.h"
 #include "engine/kernels/relu.h"
 #include "engine/kernels/reshape.h"
 #include "engine/kernels/shape.h"
@@ -77,11 +83,15 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Gelu", 20, kNewestOpset, &MakeKernel<GeluKernel>},
       {"", "Gemm", 7, kNewestOpset, &MakeKernel<GemmKernel>},
       {"", "GlobalAveragePool", 1, kNewestOpset, &MakeKernel<GlobalAveragePoolKernel>},
+      {"", "GlobalMaxPool", 1, kNewestOpset, &MakeKernel<GlobalMaxPoolKernel>},
       {"", "HardSigmoid", 6, kNewestOpset, &MakeKernel<HardSigmoidKernel>},
       {"", "HardSwish", 14, kNewestOpset, &MakeKernel<HardSwishKernel>},
       {"", "Identity", 1, kNewestOpset, &MakeKernel<IdentityKernel>},
+      {"", "LRN", 1, kNewestOpset, &MakeKernel<LrnKernel>},
+      {"", "LayerNormalization", 17, kNewestOpset, &MakeKernel<LayerNormalizationKernel>},
       {"", "LeakyRelu", 6, kNewestOpset, &MakeKernel<LeakyReluKernel>},
       {"", "Log", 6, kNewestOpset, &MakeKernel<LogKernel>},
+      {"", "LogSoftmax", 1, kNewestOpset, &MakeKernel<LogSoftmaxKernel>},
       {"", "MatMul", 1, kNewestOpset, &MakeKernel<MatMulKernel>},
       {"", "Max", 6, kNewestOpset, &MakeKernel<MaxKernel>},
       {"", "MaxPool", 1, kNewestOpset, &MakeKernel<MaxPoolKernel>},
@@ -91,7 +101,9 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Neg", 6, kNewestOpset, &MakeKernel<NegKernel>},
       {"", "PRelu", 7, kNewestOpset, &MakeKernel<PReluKernel>},
       {"", "Pow", 7, kNewestOpset, &MakeKernel<PowKernel>},
+      {"", "ReduceMax", 1, kNewestOpset, &MakeKernel<ReduceMaxKernel>},
       {"", "ReduceMean", 1, kNewestOpset, &MakeKernel<ReduceMeanKernel>},
+      {"", "ReduceSum", 1, kNewestOpset, &MakeKernel<ReduceSumKernel>},
       {"", "Relu", 6, kNewestOpset, &MakeKernel<ReluKernel>},
       {"", "Reshape", 5, kNewestOpset, &MakeKernel<ReshapeKernel>},
       {"", "Shape", 1, kNewestOpset, &MakeKernel<ShapeKernel>},
