@@ -15,11 +15,13 @@
 #include "engine/kernels/clip.h"
 #include "engine/kernels/concat.h"
 #include "engine/kernels/constant.h"
+#include "engine/kernels/constant_of_shape.h"
 #include "engine/kernels/conv.h"
 #include "engine/kernels/div.h"
 #include "engine/kernels/dropout.h"
 #include "engine/kernels/erf.h"
 #include "engine/kernels/exp.h"
+#include "engine/kernels/expand.h"
 #include "engine/kernels/flatten.h"
 #include "engine/kernels/gather.h"
 #include "engine/kernels/gelu.h"
@@ -41,6 +43,7 @@
 #include "engine/kernels/min.h"
 #include "engine/kernels/mul.h"
 #include "engine/kernels/neg.h"
+#include "engine/kernels/pad.h"
 #include "engine/kernels/pow.h"
 #include "engine/kernels/prelu.h"
 #include "engine/kernels/reduce_max.h"
@@ -52,7 +55,9 @@
 #include "engine/kernels/sigmoid.h"
 #include "engine/kernels/slice.h"
 #include "engine/kernels/softmax.h"
+#include "engine/kernels/split.h"
 #include "engine/kernels/sqrt.h"
+#include "engine/kernels/squeeze.h"
 #include "engine/kernels/sub.h"
 #include "engine/kernels/sum.h"
 #include "engine/kernels/tanh.h"
@@ -73,11 +78,13 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Clip", 6, kNewestOpset, &MakeKernel<ClipKernel>},
       {"", "Concat", 4, kNewestOpset, &MakeKernel<ConcatKernel>},
       {"", "Constant", 1, kNewestOpset, &MakeKernel<ConstantKernel>},
+      {"", "ConstantOfShape", 9, kNewestOpset, &MakeKernel<ConstantOfShapeKernel>},
       {"", "Conv", 1, kNewestOpset, &MakeKernel<ConvKernel>},
       {"", "Div", 7, kNewestOpset, &MakeKernel<DivKernel>},
       {"", "Dropout", 7, kNewestOpset, &MakeKernel<DropoutKernel>},
       {"", "Erf", 9, kNewestOpset, &MakeKernel<ErfKernel>},
       {"", "Exp", 6, kNewestOpset, &MakeKernel<ExpKernel>},
+      {"", "Expand", 8, kNewestOpset, &MakeKernel<ExpandKernel>},
       {"", "Flatten", 1, kNewestOpset, &MakeKernel<FlattenKernel>},
       {"", "Gather", 1, kNewestOpset, &MakeKernel<GatherKernel>},
       {"", "Gelu", 20, kNewestOpset, &MakeKernel<GeluKernel>},
@@ -100,6 +107,7 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Mul", 7, kNewestOpset, &MakeKernel<MulKernel>},
       {"", "Neg", 6, kNewestOpset, &MakeKernel<NegKernel>},
       {"", "PRelu", 7, kNewestOpset, &MakeKernel<PReluKernel>},
+      {"", "Pad", 2, kNewestOpset, &MakeKernel<PadKernel>},
       {"", "Pow", 7, kNewestOpset, &MakeKernel<PowKernel>},
       {"", "ReduceMax", 1, kNewestOpset, &MakeKernel<ReduceMaxKernel>},
       {"", "ReduceMean", 1, kNewestOpset, &MakeKernel<ReduceMeanKernel>},
@@ -110,7 +118,9 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Sigmoid", 6, kNewestOpset, &MakeKernel<SigmoidKernel>},
       {"", "Slice", 1, kNewestOpset, &MakeKernel<SliceKernel>},
       {"", "Softmax", 1, kNewestOpset, &MakeKernel<SoftmaxKernel>},
+      {"", "Split", 2, kNewestOpset, &MakeKernel<SplitKernel>},
       {"", "Sqrt", 6, kNewestOpset, &MakeKernel<SqrtKernel>},
+      {"", "Squeeze", 1, kNewestOpset, &MakeKernel<SqueezeKernel>},
       {"", "Sub", 7, kNewestOpset, &MakeKernel<SubKernel>},
       {"", "Sum", 6, kNewestOpset, &MakeKernel<SumKernel>},
       {"", "Tanh", 6, kNewestOpset, &MakeKernel<TanhKernel>},
