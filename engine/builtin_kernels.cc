@@ -17,6 +17,7 @@
 #include "engine/kernels/constant.h"
 #include "engine/kernels/constant_of_shape.h"
 #include "engine/kernels/conv.h"
+#include "engine/kernels/conv_transpose.h"
 #include "engine/kernels/div.h"
 #include "engine/kernels/dropout.h"
 #include "engine/kernels/erf.h"
@@ -80,6 +81,7 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Constant", 1, kNewestOpset, &MakeKernel<ConstantKernel>},
       {"", "ConstantOfShape", 9, kNewestOpset, &MakeKernel<ConstantOfShapeKernel>},
       {"", "Conv", 1, kNewestOpset, &MakeKernel<ConvKernel>},
+      {"", "ConvTranspose", 1, kNewestOpset, &MakeKernel<ConvTransposeKernel>},
       {"", "Div", 7, kNewestOpset, &MakeKernel<DivKernel>},
       {"", "Dropout", 7, kNewestOpset, &MakeKernel<DropoutKernel>},
       {"", "Erf", 9, kNewestOpset, &MakeKernel<ErfKernel>},
