@@ -52,6 +52,7 @@
 #include "engine/kernels/reduce_sum.h"
 #include "engine/kernels/relu.h"
 #include "engine/kernels/reshape.h"
+#include "engine/kernels/resize.h"
 #include "engine/kernels/shape.h"
 #include "engine/kernels/sigmoid.h"
 #include "engine/kernels/slice.h"
@@ -64,6 +65,7 @@
 #include "engine/kernels/tanh.h"
 #include "engine/kernels/transpose.h"
 #include "engine/kernels/unsqueeze.h"
+#include "engine/kernels/upsample.h"
 #include "engine/kernels/where.h"
 
 namespace edgemond::engine {
@@ -116,6 +118,7 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "ReduceSum", 1, kNewestOpset, &MakeKernel<ReduceSumKernel>},
       {"", "Relu", 6, kNewestOpset, &MakeKernel<ReluKernel>},
       {"", "Reshape", 5, kNewestOpset, &MakeKernel<ReshapeKernel>},
+      {"", "Resize", 10, kNewestOpset, &MakeKernel<ResizeKernel>},
       {"", "Shape", 1, kNewestOpset, &MakeKernel<ShapeKernel>},
       {"", "Sigmoid", 6, kNewestOpset, &MakeKernel<SigmoidKernel>},
       {"", "Slice", 1, kNewestOpset, &MakeKernel<SliceKernel>},
@@ -128,6 +131,7 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Tanh", 6, kNewestOpset, &MakeKernel<TanhKernel>},
       {"", "Transpose", 1, kNewestOpset, &MakeKernel<TransposeKernel>},
       {"", "Unsqueeze", 1, kNewestOpset, &MakeKernel<UnsqueezeKernel>},
+      {"", "Upsample", 7, 9, &MakeKernel<UpsampleKernel>},
       {"", "Where", 9, kNewestOpset, &MakeKernel<WhereKernel>},
   };
   for (const KernelDef& def : defs) EDGEMOND_RETURN_IF_ERROR(registry.Add(def));

@@ -103,18 +103,30 @@ ConformanceResult RunConformanceCase(const std::string& case_dir) {
       return Fail(op, outputs.status().ToString());
     }
 
-    ModelOptions options;
-    for (const auto& [name, tensor] : *inputs) {
-      if (name.empty()) return Fail(op, "an input tensor file has no name");
-      if (IsFloatingPoint(tensor.dtype())) {
-        options.input_shapes[name] = tensor.shape().vector();
-      } else {
-        Result<Tensor> copy = Tensor::CopyOf(tensor.view());
-        if (!copy.ok()) return Fail(op, copy.status().ToString());
-        options.constant_inputs[name] = std::make_shared<const Tensor>(std::move(copy).value());
+    // Integer and boolean inputs are bound at load; floating-point ones are fed at run time,
+    // unless the engine needs them at load too (Resize's scales), when every input is bound.
+    const auto options_for = [&](bool all_constant) -> Result<ModelOptions> {
+      ModelOptions options;
+      for (const auto& [name, tensor] : *inputs) {
+        if (name.empty()) return Status::InvalidArgument("an input tensor file has no name");
+        if (IsFloatingPoint(tensor.dtype()) && !all_constant) {
+          options.input_shapes[name] = tensor.shape().vector();
+        } else {
+          EDGEMOND_ASSIGN_OR_RETURN(Tensor copy, Tensor::CopyOf(tensor.view()));
+          options.constant_inputs[name] = std::make_shared<const Tensor>(std::move(copy));
+        }
       }
+      return options;
+    };
+    Result<ModelOptions> options = options_for(/*all_constant=*/false);
+    if (!options.ok()) return Fail(op, options.status().ToString());
+    Result<std::shared_ptr<const Model>> model = LoadOnnxModel(model_path, *options);
+    if (!model.ok() && model.status().IsUnsupported() &&
+        model.status().message().find("computed at run time") != std::string_view::npos) {
+      options = options_for(/*all_constant=*/true);
+      if (!options.ok()) return Fail(op, options.status().ToString());
+      model = LoadOnnxModel(model_path, *options);
     }
-    const Result<std::shared_ptr<const Model>> model = LoadOnnxModel(model_path, options);
     if (!model.ok()) {
       if (model.status().IsUnsupported()) return Skip(op, model.status());
       return Fail(op, "load: " + model.status().ToString());
@@ -122,7 +134,7 @@ ConformanceResult RunConformanceCase(const std::string& case_dir) {
     Result<std::unique_ptr<Session>> session = Session::Create(*model);
     if (!session.ok()) return Fail(op, session.status().ToString());
     for (const auto& [name, tensor] : *inputs) {
-      if (options.constant_inputs.count(name) > 0) continue;
+      if (options->constant_inputs.count(name) > 0) continue;
       const Status set = (*session)->SetInput(name, tensor.view());
       if (!set.ok()) return Fail(op, set.ToString());
     }

@@ -11,7 +11,10 @@
 // The engine plans memory statically, so inputs that decide shapes (Reshape's target, Slice's
 // bounds, Unsqueeze's axes) must be known at load time. Backend cases pass them as graph
 // inputs; the harness binds every integer and boolean input as a constant at load
-// (ModelOptions::constant_inputs) and feeds floating-point inputs at run time.
+// (ModelOptions::constant_inputs) and feeds floating-point inputs at run time. When the engine
+// refuses that because a floating-point input must be known at load too (Resize's scales and
+// roi), the case is loaded again with every input bound at load: the same kernels then run
+// once, at load, and their results are compared the same way.
 
 #ifndef EDGEMOND_ENGINE_TESTS_CONFORMANCE_H_
 #define EDGEMOND_ENGINE_TESTS_CONFORMANCE_H_
