@@ -13,7 +13,7 @@
 // inputs; the harness binds every integer and boolean input as a constant at load
 // (ModelOptions::constant_inputs) and feeds floating-point inputs at run time. When the engine
 // refuses that because a floating-point input must be known at load too (Resize's scales and
-// roi), the case is loaded again with every input bound at load: the same kernels then run
+// roi, Dropout's ratio in training mode), the case is loaded again with every input bound at load: the same kernels then run
 // once, at load, and their results are compared the same way.
 
 #ifndef EDGEMOND_ENGINE_TESTS_CONFORMANCE_H_
