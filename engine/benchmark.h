@@ -56,16 +56,19 @@ LatencyStats ComputeLatencyStats(std::vector<std::chrono::nanoseconds> samples);
 // Runs warm-ups and timed runs on a session whose inputs are set, timing with `clock`.
 Result<LatencyStats> RunBenchmark(Session& session, const BenchmarkSpec& spec, const Clock& clock);
 
-// Sums per-step times over runs, read from `clock`; a StepObserver for --profile.
+// Sums per-step times over runs, read from `clock`; a StepObserver for --profile. When `next`
+// is given, it is told about every step too, inside the profiled interval (so that --profile
+// and --trace can watch the same runs).
 class StepProfile final : public StepObserver {
  public:
-  StepProfile(const Clock& clock, std::size_t steps)
-      : clock_(clock), totals_(steps, std::chrono::nanoseconds(0)) {}
+  StepProfile(const Clock& clock, std::size_t steps, StepObserver* next = nullptr)
+      : clock_(clock), next_(next), totals_(steps, std::chrono::nanoseconds(0)) {}
   void BeforeStep(int step) override {
-    (void)step;
     start_ = clock_.Now();
+    if (next_ != nullptr) next_->BeforeStep(step);
   }
   void AfterStep(int step) override {
+    if (next_ != nullptr) next_->AfterStep(step);
     totals_[static_cast<std::size_t>(step)] +=
         std::chrono::duration_cast<std::chrono::nanoseconds>(clock_.Now() - start_);
   }
@@ -73,6 +76,7 @@ class StepProfile final : public StepObserver {
 
  private:
   const Clock& clock_;  // Not owned; outlives the profile.
+  StepObserver* next_;  // Not owned; outlives the profile. May be null.
   SteadyTime start_;
   std::vector<std::chrono::nanoseconds> totals_;
 };

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "engine/compare.h"
 #include "engine/onnx/onnx_loader.h"
 #include "engine/session.h"
+#include "engine/tools/chrome_trace.h"
 
 namespace edgemond::engine {
 namespace {
@@ -138,6 +140,8 @@ std::string BenchUsage() {
          "                           DIR/input_K.pb (ONNX model-zoo layout); exit 1 on mismatch\n"
          "  --tolerance R            --check tolerance: |a-e| <= R*max(1,|e|) (default 1e-4)\n"
          "  --profile                time per node and per op type\n"
+         "  --trace FILE             write the timed runs as a Chrome trace (Perfetto,\n"
+         "                           chrome://tracing)\n"
          "  --json                   machine-readable report (docs/engine.md)\n";
 }
 
@@ -198,6 +202,10 @@ Result<BenchOptions> ParseBenchArgs(std::span<const std::string_view> args) {
       options.check_dir = std::string(text);
     } else if (arg == "--profile") {
       options.profile = true;
+    } else if (arg == "--trace") {
+      EDGEMOND_RETURN_IF_ERROR(value(text));
+      if (text.empty()) return Status::InvalidArgument("--trace needs a file name");
+      options.trace_path = std::string(text);
     } else if (arg == "--json") {
       options.json = true;
     } else if (arg.size() > 1 && arg.front() == '-') {
@@ -221,6 +229,15 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   const SystemClock clock;
   ModelOptions model_options;
   model_options.input_shapes = options.input_shapes;
+  // An unwritable --trace file is found before the model is loaded and run, not after.
+  if (!options.trace_path.empty()) {
+    std::FILE* probe = std::fopen(options.trace_path.c_str(), "ab");
+    if (probe == nullptr) {
+      return Fail(Status::FromErrno(errno, "--trace: cannot write " + options.trace_path),
+                  options.json, out, err);
+    }
+    std::fclose(probe);
+  }
 
   // Golden inputs also fix the input shapes, so that models with symbolic dims load.
   std::vector<std::pair<std::string, Tensor>> golden_inputs;
@@ -301,7 +318,17 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   spec.runs = options.runs;
   spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(options.duration_seconds));
-  StepProfile profile(clock, model->steps().size());
+  // --trace records every step of the timed runs (of at most kMaxTraceSteps steps).
+  constexpr std::size_t kMaxTraceSteps = std::size_t{1} << 20;
+  const std::size_t timed_steps =
+      model->steps().size() *
+      static_cast<std::size_t>(options.duration_seconds > 0 ? 0 : spec.runs);
+  StepTrace trace(clock,
+                  options.trace_path.empty()
+                      ? 0
+                      : (timed_steps > 0 ? std::min(timed_steps, kMaxTraceSteps) : kMaxTraceSteps));
+  if (!options.trace_path.empty()) spec.observer = &trace;
+  StepProfile profile(clock, model->steps().size(), options.trace_path.empty() ? nullptr : &trace);
   if (options.profile) spec.observer = &profile;
   const Result<LatencyStats> latency = RunBenchmark(session, spec, clock);
   if (!latency.ok()) return Fail(latency.status(), options.json, out, err);
@@ -309,6 +336,13 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   const double load_ms = Milliseconds(load_end - load_start);
   const std::int64_t model_bytes = info.file_bytes + info.external_data_bytes;
   const std::int64_t rss = PeakRssBytes();
+  // Written after the peak RSS is read: the trace's JSON text is not the engine's memory.
+  if (!options.trace_path.empty()) {
+    const Status written =
+        WriteChromeTrace(options.trace_path, *model, trace,
+                         {.model_path = options.model_path, .threads = options.threads});
+    if (!written.ok()) return Fail(written, options.json, out, err);
+  }
 
   // Per-op-type and per-node profile, in ms per run.
   std::map<std::string, double> op_ms;
@@ -385,6 +419,11 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       for (const auto& [op, ms] : op_ms) ops[op] = ms;
       report["profile"] = Json{{"ops_ms", ops}, {"nodes_ms", nodes}};
     }
+    if (!options.trace_path.empty()) {
+      report["trace"] = Json{{"path", options.trace_path},
+                             {"steps", trace.records().size()},
+                             {"dropped_steps", trace.dropped()}};
+    }
     out << report.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else {
     std::string opsets;
@@ -460,6 +499,11 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
         out << "                 " << Fixed(node_ms[i].first, 3) << "  " << step.name << " ("
             << step.label << ")\n";
       }
+    }
+    if (!options.trace_path.empty()) {
+      out << "trace          " << options.trace_path << " (" << trace.records().size() << " steps";
+      if (trace.dropped() > 0) out << ", " << trace.dropped() << " more not recorded";
+      out << ")\n";
     }
   }
   return check.passed ? 0 : 1;

@@ -24,7 +24,7 @@ TEST(BenchArgsTest, ParsesEveryOption) {
   Result<BenchOptions> options =
       Parse({"m.onnx", "--warmup", "0", "--runs", "7", "--threads", "2", "--input-shape",
              "in:put:1x3x8x8", "--input-shape", "mask:4,5", "--check", "golden", "--tolerance",
-             "1e-3", "--profile", "--json"});
+             "1e-3", "--profile", "--trace", "t.json", "--json"});
   ASSERT_TRUE(options.ok()) << options.status();
   EXPECT_EQ(options->model_path, "m.onnx");
   EXPECT_EQ(options->warmup_runs, 0);
@@ -35,6 +35,7 @@ TEST(BenchArgsTest, ParsesEveryOption) {
   EXPECT_EQ(options->check_dir, "golden");
   EXPECT_DOUBLE_EQ(options->tolerance, 1e-3);
   EXPECT_TRUE(options->profile);
+  EXPECT_EQ(options->trace_path, "t.json");
   EXPECT_TRUE(options->json);
   EXPECT_DOUBLE_EQ(Parse({"m.onnx", "--duration", "2.5"})->duration_seconds, 2.5);
 }
@@ -51,6 +52,8 @@ TEST(BenchArgsTest, RefusesBadArguments) {
                                                   {"m.onnx", "--input-shape", "1x3"},
                                                   {"m.onnx", "--input-shape", "x:1xy"},
                                                   {"m.onnx", "--frobnicate"},
+                                                  {"m.onnx", "--trace"},
+                                                  {"m.onnx", "--trace", ""},
                                                   {"a.onnx", "b.onnx"}}) {
     EXPECT_FALSE(Parse(args).ok()) << (args.empty() ? "(none)" : args.back());
   }
@@ -159,6 +162,59 @@ TEST(BenchCliTest, ChecksGoldenData) {
   const nlohmann::json report = nlohmann::json::parse(out);
   EXPECT_FALSE(report["check"]["passed"].get<bool>());
   EXPECT_EQ(report["check"]["outputs"][0]["mismatches"], 1);
+}
+
+TEST(BenchCliTest, WritesAChromeTraceOfTheTimedRuns) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  const std::string trace_path = dir.Join("trace.json");
+  std::string out, err;
+  ASSERT_EQ(
+      RunCli({model, "--runs", "3", "--warmup", "2", "--profile", "--trace", trace_path, "--json"},
+             out, err),
+      0)
+      << err;
+  EXPECT_EQ(nlohmann::json::parse(out)["trace"]["steps"], 6);
+
+  std::ifstream file(trace_path);
+  const nlohmann::json trace = nlohmann::json::parse(file);
+  EXPECT_EQ(trace["otherData"]["runs"], 3);
+  EXPECT_EQ(trace["otherData"]["steps_per_run"], 2);
+  EXPECT_EQ(trace["otherData"]["dropped_steps"], 0);
+  // Per run: its own event, then MatMul and Softmax inside it, in order; warm-ups untraced.
+  std::vector<nlohmann::json> runs, steps;
+  for (const nlohmann::json& event : trace["traceEvents"]) {
+    if (event["ph"] == "M") continue;
+    ASSERT_EQ(event["ph"], "X") << event;
+    EXPECT_GE(event["ts"].get<double>(), 0.0);
+    EXPECT_GE(event["dur"].get<double>(), 0.0);
+    (event["name"].get<std::string>().starts_with("run ") ? runs : steps).push_back(event);
+  }
+  ASSERT_EQ(runs.size(), 3u);
+  ASSERT_EQ(steps.size(), 6u);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(steps[i]["name"], i % 2 == 0 ? "MatMul" : "Softmax");
+    EXPECT_EQ(steps[i]["args"]["step"], i % 2);
+    const nlohmann::json& run = runs[i / 2];
+    EXPECT_EQ(run["name"], "run " + std::to_string(i / 2));
+    const double ts = steps[i]["ts"].get<double>();
+    EXPECT_GE(ts, run["ts"].get<double>());
+    EXPECT_LE(ts + steps[i]["dur"].get<double>(),
+              run["ts"].get<double>() + run["dur"].get<double>() + 1e-6);
+    if (i > 0) {
+      EXPECT_GE(ts, steps[i - 1]["ts"].get<double>() + steps[i - 1]["dur"].get<double>());
+    }
+  }
+}
+
+TEST(BenchCliTest, RefusesAnUnwritableTraceBeforeRunning) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  std::string out, err;
+  EXPECT_EQ(RunCli({model, "--trace", dir.Join("missing/trace.json")}, out, err), 1);
+  EXPECT_NE(err.find("--trace: cannot write " + dir.Join("missing/trace.json")), std::string::npos)
+      << err;
+  EXPECT_EQ(out.find("latency"), std::string::npos) << out;
 }
 
 TEST(BenchCliTest, MalformedModelsFailClearly) {
