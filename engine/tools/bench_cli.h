@@ -27,7 +27,7 @@ struct BenchOptions {
   double duration_seconds = 0.0;  // When > 0, replaces runs.
   int threads = 1;
   InputShapes input_shapes;
-  std::string check_dir;    // Model-zoo test_data_set directory.
+  std::string check_dir;    // A model-zoo test_data_set_N directory, or the directory of them.
   double tolerance = 1e-4;  // Relative, floored at 1 (see engine/compare.h).
   bool profile = false;
   std::string trace_path;  // --trace FILE; empty for none.

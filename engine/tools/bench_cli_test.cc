@@ -164,6 +164,55 @@ TEST(BenchCliTest, ChecksGoldenData) {
   EXPECT_EQ(report["check"]["outputs"][0]["mismatches"], 1);
 }
 
+// softmax(x @ w) for x = [1, 0, 0] picks w's first row [-2, -1, 0, 1], for [0, 1, 0] the
+// second [2, -2, -1, 0].
+std::vector<float> ExpectedSoftmax(std::vector<float> logits) {
+  double sum = 0;
+  for (const float v : logits) sum += std::exp(v);
+  std::vector<float> expected;
+  for (const float v : logits) expected.push_back(static_cast<float>(std::exp(v) / sum));
+  return expected;
+}
+
+TEST(BenchCliTest, ChecksEveryDataSetOfAModelZooDirectory) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  ASSERT_EQ(::mkdir(dir.Join("zoo").c_str(), 0755), 0);
+  for (const std::string set : {"zoo/test_data_set_0", "zoo/test_data_set_1"}) {
+    ASSERT_EQ(::mkdir(dir.Join(set).c_str(), 0755), 0);
+  }
+  WriteTensor(dir.Join("zoo/test_data_set_0/input_0.pb"), "x", {1, 3}, {1, 0, 0});
+  WriteTensor(dir.Join("zoo/test_data_set_0/output_0.pb"), "y", {1, 4},
+              ExpectedSoftmax({-2, -1, 0, 1}));
+  WriteTensor(dir.Join("zoo/test_data_set_1/input_0.pb"), "x", {1, 3}, {0, 1, 0});
+  WriteTensor(dir.Join("zoo/test_data_set_1/output_0.pb"), "y", {1, 4},
+              ExpectedSoftmax({2, -2, -1, 0}));
+  std::string out, err;
+  ASSERT_EQ(RunCli({model, "--check", dir.Join("zoo"), "--runs", "1", "--json"}, out, err), 0)
+      << out << err;
+  nlohmann::json report = nlohmann::json::parse(out);
+  EXPECT_EQ(report["check"]["data_sets"], 2);
+  ASSERT_EQ(report["check"]["outputs"].size(), 2u);
+  EXPECT_EQ(report["check"]["outputs"][1]["data_set"], dir.Join("zoo/test_data_set_1"));
+
+  // A third set whose reference is another set's: only it fails, and the run fails.
+  ASSERT_EQ(::mkdir(dir.Join("zoo/test_data_set_2").c_str(), 0755), 0);
+  WriteTensor(dir.Join("zoo/test_data_set_2/input_0.pb"), "x", {1, 3}, {0, 1, 0});
+  WriteTensor(dir.Join("zoo/test_data_set_2/output_0.pb"), "y", {1, 4},
+              ExpectedSoftmax({-2, -1, 0, 1}));
+  EXPECT_EQ(RunCli({model, "--check", dir.Join("zoo"), "--runs", "1", "--json"}, out, err), 1);
+  report = nlohmann::json::parse(out);
+  EXPECT_FALSE(report["check"]["passed"].get<bool>());
+  EXPECT_TRUE(report["check"]["outputs"][1]["passed"].get<bool>());
+  EXPECT_FALSE(report["check"]["outputs"][2]["passed"].get<bool>());
+  EXPECT_FALSE(report["check"]["outputs"][2]["top1_match"].get<bool>());
+  EXPECT_EQ(RunCli({model, "--check", dir.Join("zoo"), "--runs", "1"}, out, err), 1);
+  EXPECT_NE(out.find("test_data_set_2 y: MISMATCH"), std::string::npos) << out;
+
+  EXPECT_EQ(RunCli({model, "--check", dir.path(), "--runs", "1"}, out, err), 1);
+  EXPECT_NE(err.find("no input_0.pb or test_data_set_0 in"), std::string::npos) << err;
+}
+
 TEST(BenchCliTest, WritesAChromeTraceOfTheTimedRuns) {
   TempDir dir;
   const std::string model = WriteModel(dir);
