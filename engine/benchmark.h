@@ -36,6 +36,9 @@ struct BenchmarkSpec {
   std::chrono::nanoseconds duration{0};
   // When set, receives each timed run's per-step times.
   StepObserver* observer = nullptr;
+  // When set, also receives them (--trace next to --profile): told after `observer` at the
+  // start of a step and before it at the end, so that `observer`'s interval encloses its own.
+  StepObserver* tracer = nullptr;
 };
 
 struct LatencyStats {
@@ -56,19 +59,16 @@ LatencyStats ComputeLatencyStats(std::vector<std::chrono::nanoseconds> samples);
 // Runs warm-ups and timed runs on a session whose inputs are set, timing with `clock`.
 Result<LatencyStats> RunBenchmark(Session& session, const BenchmarkSpec& spec, const Clock& clock);
 
-// Sums per-step times over runs, read from `clock`; a StepObserver for --profile. When `next`
-// is given, it is told about every step too, inside the profiled interval (so that --profile
-// and --trace can watch the same runs).
+// Sums per-step times over runs, read from `clock`; a StepObserver for --profile.
 class StepProfile final : public StepObserver {
  public:
-  StepProfile(const Clock& clock, std::size_t steps, StepObserver* next = nullptr)
-      : clock_(clock), next_(next), totals_(steps, std::chrono::nanoseconds(0)) {}
+  StepProfile(const Clock& clock, std::size_t steps)
+      : clock_(clock), totals_(steps, std::chrono::nanoseconds(0)) {}
   void BeforeStep(int step) override {
+    (void)step;
     start_ = clock_.Now();
-    if (next_ != nullptr) next_->BeforeStep(step);
   }
   void AfterStep(int step) override {
-    if (next_ != nullptr) next_->AfterStep(step);
     totals_[static_cast<std::size_t>(step)] +=
         std::chrono::duration_cast<std::chrono::nanoseconds>(clock_.Now() - start_);
   }
@@ -76,7 +76,6 @@ class StepProfile final : public StepObserver {
 
  private:
   const Clock& clock_;  // Not owned; outlives the profile.
-  StepObserver* next_;  // Not owned; outlives the profile. May be null.
   SteadyTime start_;
   std::vector<std::chrono::nanoseconds> totals_;
 };

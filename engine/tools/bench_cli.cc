@@ -361,8 +361,8 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
                   options.trace_path.empty()
                       ? 0
                       : (timed_steps > 0 ? std::min(timed_steps, kMaxTraceSteps) : kMaxTraceSteps));
-  if (!options.trace_path.empty()) spec.observer = &trace;
-  StepProfile profile(clock, model->steps().size(), options.trace_path.empty() ? nullptr : &trace);
+  if (!options.trace_path.empty()) spec.tracer = &trace;
+  StepProfile profile(clock, model->steps().size());
   if (options.profile) spec.observer = &profile;
   const Result<LatencyStats> latency = RunBenchmark(session, spec, clock);
   if (!latency.ok()) return Fail(latency.status(), options.json, out, err);
