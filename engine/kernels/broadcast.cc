@@ -1,6 +1,7 @@
 #include "engine/kernels/broadcast.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 
 #include "engine/kernels/kernel_util.h"
@@ -24,6 +25,15 @@ Result<BroadcastPlan> PlanBroadcast(const Shape& a, const Shape& b) {
   }
   BroadcastPlan plan;
   plan.out = Shape(out);
+  // Operands may be intermediate shapes (Max's running broadcast of several inputs, Expand's
+  // requested shape) that no tensor check has seen; bounding them keeps the strides below
+  // exact.
+  for (const Shape* shape : std::initializer_list<const Shape*>{&a, &b, &plan.out}) {
+    const Result<std::int64_t> elements = CheckedByteSize(*shape, DataType::kUint8);
+    if (!elements.ok()) {
+      return elements.status().WithContext("broadcasting " + a.ToString() + " and " + b.ToString());
+    }
+  }
   plan.a_strides.assign(static_cast<std::size_t>(rank), 0);
   plan.b_strides.assign(static_cast<std::size_t>(rank), 0);
   const std::vector<std::int64_t> a_own = Strides(a.dims());

@@ -20,7 +20,8 @@ struct BroadcastPlan {
   std::vector<std::int64_t> b_strides;
 };
 
-// kInvalidArgument when a dimension pair is neither equal nor has a 1.
+// kInvalidArgument when a dimension pair is neither equal nor has a 1; the error of
+// CheckedByteSize() when a, b or the result has more than kMaxTensorBytes elements.
 Result<BroadcastPlan> PlanBroadcast(const Shape& a, const Shape& b);
 
 // The shape `a` and `b` broadcast to; kInvalidArgument when they do not.

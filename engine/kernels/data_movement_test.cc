@@ -119,6 +119,15 @@ TEST(ExpandKernelTest, BroadcastsBothWays) {
       .Output("y");
   EXPECT_NE(incompatible.Build().status().message().find("do not broadcast"),
             std::string_view::npos);
+
+  // Found by fuzzing: a requested shape whose strides overflow int64 is refused before any
+  // stride is computed.
+  OpTester absurd("Expand", 13);
+  absurd.Input("x", FloatTensor(Shape({1}), {1}))
+      .Constant("shape", Int64Tensor(Shape({3}), {std::int64_t{1} << 32, std::int64_t{1} << 32,
+                                                  std::int64_t{1} << 32}))
+      .Output("y");
+  EXPECT_EQ(absurd.Build().status().code(), StatusCode::kResourceExhausted);
 }
 
 std::vector<float> Pad1D(const std::string& mode, std::vector<std::int64_t> pads) {

@@ -145,6 +145,20 @@ TEST(VariadicKernelTest, MinMaxSumMeanBroadcast) {
   EXPECT_EQ(mismatched.Build().status().code(), StatusCode::kInvalidArgument);
 }
 
+TEST(VariadicKernelTest, RefusesARunningBroadcastThatOverflows) {
+  // Five inputs of 2^16 elements, each along its own axis: their running broadcast reaches
+  // 2^80 elements, whose strides must never be computed.
+  OpTester test("Max", 13);
+  for (int axis = 0; axis < 5; ++axis) {
+    std::vector<std::int64_t> dims(5, 1);
+    dims[static_cast<std::size_t>(axis)] = 1 << 16;
+    test.Input("x" + std::to_string(axis),
+               FloatTensor(Shape(dims), std::vector<float>(std::size_t{1} << 16, 1.0f)));
+  }
+  test.Output("y");
+  EXPECT_EQ(test.Build().status().code(), StatusCode::kResourceExhausted);
+}
+
 TEST(PReluKernelTest, PerChannelSlope) {
   OpTester test("PRelu", 16);
   test.Input("x", FloatTensor(Shape({1, 2, 2}), {-1, 2, -3, 4}))
