@@ -52,6 +52,11 @@ const Attribute* Node::FindAttribute(std::string_view attribute_name) const {
   return nullptr;
 }
 
+std::string Node::Label() const {
+  if (!activation.active()) return op_type;
+  return op_type + "+" + std::string(ActivationKindName(activation.kind));
+}
+
 Result<ValueId> Graph::AddValue(std::string name) {
   if (!name.empty() && by_name_.count(name) > 0) {
     return Status::InvalidArgument("value '" + name + "' is defined twice");
@@ -138,6 +143,22 @@ void Graph::ReplaceUses(ValueId from, ValueId to) {
   }
 }
 
+Status Graph::SetNodeOutput(NodeId id, int index, ValueId value_id) {
+  Node& n = node(id);
+  Value& v = value(value_id);
+  if (v.producer != kNoNode || v.constant != nullptr || v.is_graph_input) {
+    return Status::InvalidArgument("value '" + v.name + "' is produced more than once");
+  }
+  if (index < 0 || static_cast<std::size_t>(index) >= n.outputs.size()) {
+    return Status::InvalidArgument(Describe(id) + " has no output " + std::to_string(index));
+  }
+  ValueId& output = n.outputs[static_cast<std::size_t>(index)];
+  if (output != kNoValue && value(output).producer == id) value(output).producer = kNoNode;
+  output = value_id;
+  v.producer = id;
+  return Status::Ok();
+}
+
 std::vector<NodeId> Graph::LiveNodes() const {
   std::vector<NodeId> live;
   live.reserve(nodes_.size());
@@ -160,12 +181,12 @@ std::vector<int> Graph::UseCounts() const {
 
 std::string Graph::Describe(NodeId id) const {
   const Node& n = node(id);
-  if (!n.name.empty()) return "node '" + n.name + "' (" + n.op_type + ")";
+  const std::string op = n.Label();
+  if (!n.name.empty()) return "node '" + n.name + "' (" + op + ")";
   for (const ValueId output : n.outputs) {
-    if (output != kNoValue)
-      return "node producing '" + value(output).name + "' (" + n.op_type + ")";
+    if (output != kNoValue) return "node producing '" + value(output).name + "' (" + op + ")";
   }
-  return "node #" + std::to_string(id) + " (" + n.op_type + ")";
+  return "node #" + std::to_string(id) + " (" + op + ")";
 }
 
 Status Graph::Validate() const {

@@ -57,6 +57,11 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
   stats.folded_nodes = fold.folded_nodes;
   stats.removed_nodes = RemoveIdentities(graph);
   stats.removed_nodes += RemoveDeadNodes(graph);
+  if (options.optimize) {
+    EDGEMOND_ASSIGN_OR_RETURN(const int folded, FoldConvBatchNormalization(graph));
+    EDGEMOND_ASSIGN_OR_RETURN(const int fused, FuseActivations(graph, registry));
+    stats.fused_nodes = folded + fused;
+  }
   EDGEMOND_RETURN_IF_ERROR(graph.Validate());
   EDGEMOND_ASSIGN_OR_RETURN(const std::vector<NodeId> order, graph.TopologicalOrder());
 
@@ -71,13 +76,15 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     step.node = id;
     step.name = StepName(graph, node);
     step.op_type = node.op_type;
+    step.activation = node.activation;
+    step.label = node.Label();
     step.kernel = std::move(prepared.kernel);
     step.inputs = node.inputs;
     step.outputs = node.outputs;
     step.scratch_bytes = prepared.scratch_bytes;
     step.flops = prepared.flops;
     stats.flops += prepared.flops;
-    OpCount& count = stats.executed_ops[node.op_type];
+    OpCount& count = stats.executed_ops[step.label];
     ++count.nodes;
     count.flops += prepared.flops;
     steps.push_back(std::move(step));

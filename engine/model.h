@@ -2,10 +2,11 @@
 //
 // Model::Build turns a Graph into an execution plan: it binds input shapes, prepares every
 // kernel (which resolves all shapes and packs weights), folds constants, removes what does not
-// contribute to an output, orders the remaining nodes and plans one arena for all intermediate
-// tensors. All shapes are static afterwards; a model for other input shapes is built again.
-// The ncnn split: Model is ncnn's Net (graph and weights), Session is its Extractor (the state
-// of one inference); docs/adr/0104-engine-model-session.md.
+// contribute to an output, folds BatchNormalization into convolutions and fuses activations,
+// orders the remaining nodes and plans one arena for all intermediate tensors. All shapes are
+// static afterwards; a model for other input shapes is built again. The ncnn split: Model is ncnn's
+// Net (graph and weights), Session is its Extractor (the state of one inference);
+// docs/adr/0104-engine-model-session.md.
 //
 // Thread safety: a built Model is immutable; share it as std::shared_ptr<const Model> and use
 // it from any number of threads, each through its own Session.
@@ -42,6 +43,9 @@ struct ModelOptions {
   // Refuse models whose arena, or any one tensor (folded constants included), would be
   // larger. The default only stops absurd sizes; the daemon sets the device's budget.
   std::int64_t max_arena_bytes = kMaxTensorBytes;
+  // Run the graph optimizations: Conv+BatchNormalization folding and activation fusion
+  // (engine/passes.h). Off only to compare with the graph as loaded.
+  bool optimize = true;
 };
 
 // A graph input or output as callers see it.
@@ -59,6 +63,7 @@ struct ModelStats {
   int model_nodes = 0;              // Nodes in the graph as loaded.
   int folded_nodes = 0;             // Evaluated at load time.
   int removed_nodes = 0;            // Identity/Dropout and dead nodes.
+  int fused_nodes = 0;              // Folded into a Conv or fused into their producer.
   int executed_nodes = 0;           // Steps of one inference.
   std::int64_t parameters = 0;      // Elements of floating-point initializers and Constant nodes.
   std::int64_t constant_bytes = 0;  // Memory held by constants after folding.
@@ -66,7 +71,7 @@ struct ModelStats {
   std::int64_t arena_bytes = 0;     // One session's arena (activations and scratch).
   std::int64_t unshared_bytes = 0;  // What the same buffers take without reuse, for comparison.
   std::map<std::string, int> model_ops;         // Op histogram of the graph as loaded.
-  std::map<std::string, OpCount> executed_ops;  // Of the executed steps.
+  std::map<std::string, OpCount> executed_ops;  // Of the executed steps, by Step::label.
 };
 
 class Model {
@@ -94,6 +99,8 @@ class Model {
     NodeId node = kNoNode;
     std::string name;  // Node name, or its first output's name when it has none.
     std::string op_type;
+    FusedActivation activation;  // Applied by the kernel to output 0 (engine/activation.h).
+    std::string label;           // op_type, or "Conv+Relu" with a fused activation.
     std::unique_ptr<Kernel> kernel;
     std::vector<ValueId> inputs;   // kNoValue where omitted.
     std::vector<ValueId> outputs;  // kNoValue where omitted.

@@ -63,12 +63,33 @@ OpTester& OpTester::AttrFloat(std::string name, float value) {
   return Attr(std::move(attribute));
 }
 
+OpTester& OpTester::AttrFloats(std::string name, std::vector<float> values) {
+  Attribute attribute;
+  attribute.name = std::move(name);
+  attribute.type = Attribute::Type::kFloats;
+  attribute.floats = std::move(values);
+  return Attr(std::move(attribute));
+}
+
+OpTester& OpTester::AttrTensor(std::string name, Tensor value) {
+  Attribute attribute;
+  attribute.name = std::move(name);
+  attribute.type = Attribute::Type::kTensor;
+  attribute.t = std::make_shared<const Tensor>(std::move(value));
+  return Attr(std::move(attribute));
+}
+
 OpTester& OpTester::AttrString(std::string name, std::string value) {
   Attribute attribute;
   attribute.name = std::move(name);
   attribute.type = Attribute::Type::kString;
   attribute.s = std::move(value);
   return Attr(std::move(attribute));
+}
+
+OpTester& OpTester::Activation(FusedActivation activation) {
+  activation_ = activation;
+  return *this;
 }
 
 Result<std::shared_ptr<const Model>> OpTester::Build() const {
@@ -79,6 +100,7 @@ Result<std::shared_ptr<const Model>> OpTester::Build() const {
   node.op_type = op_type_;
   node.opset = opset_;
   node.attributes = attributes_;
+  node.activation = activation_;
   for (const Operand& input : inputs_) {
     if (input.value == nullptr) {
       node.inputs.push_back(kNoValue);
@@ -135,6 +157,11 @@ Tensor Int64Tensor(Shape shape, std::vector<std::int64_t> values) {
   Result<Tensor> tensor = Tensor::FromVector(std::move(shape), values);
   if (!tensor.ok()) std::abort();
   return std::move(tensor).value();
+}
+
+std::vector<float> FloatValues(const Tensor& tensor) {
+  const std::span<const float> values = tensor.values<float>();
+  return {values.begin(), values.end()};
 }
 
 Tensor IotaTensor(Shape shape) {
