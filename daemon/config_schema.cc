@@ -99,9 +99,9 @@ constexpr FieldSpec kFields[] = {
      &CheckStoragePath, "--db"},
     {"storage.flush_interval_seconds", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.storage.flush_interval_seconds; },
-     "Samples are kept in memory and written, compressed, in one block this often: the most a "
-     "crash can lose, traded against flash wear (10 s writes about three times as many bytes "
-     "per sample as 60 s).", 1, 3600},
+     "Samples are kept in memory and written, compressed, in one block this often: what a "
+     "crash (kill -9, OOM) can lose, traded against flash wear (10 s writes about four times as "
+     "many bytes per sample as 60 s; docs/storage.md). SIGTERM flushes first.", 1, 3600},
     {"storage.retention_days", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.storage.retention_days; },
      "Samples at full resolution (the raw tier) are deleted after this many days; their 1-minute "
