@@ -75,7 +75,7 @@ struct BenchmarkRun {
   // Timing.
   std::optional<double> load_ms;
   std::optional<double> warmup_ms;
-  std::optional<std::int64_t> runs;  // Timed inferences.
+  std::optional<std::int64_t> runs;      // Timed inferences.
   std::optional<WallTime> window_start;  // The timed window (every timed inference, no warm-up).
   std::optional<WallTime> window_end;
   std::optional<double> window_seconds;
@@ -92,8 +92,8 @@ struct BenchmarkRun {
   std::optional<std::int64_t> arena_bytes;
 
   // The child process.
-  std::optional<int> exit_code;  // When it exited.
-  std::optional<int> signal;     // When a signal ended it (the deadline's SIGKILL included).
+  std::optional<int> exit_code;       // When it exited.
+  std::optional<int> signal;          // When a signal ended it (the deadline's SIGKILL included).
   std::optional<double> cpu_seconds;  // User + system CPU time of the child.
 
   // Power and energy over the timed window ("input" is the whole board or the sum of the
@@ -114,16 +114,16 @@ struct BenchmarkRun {
   // The device around the run.
   std::string power_mode;  // "<id> <name>" of a Jetson's nvpmodel mode; "" where there is none.
   bool throttled = false;  // Any throttling seen from start to end.
-  std::vector<std::string> throttle_reasons;  // "cpu/frequency_cap", ...
+  std::vector<std::string> throttle_reasons;            // "cpu/frequency_cap", ...
   std::optional<double> max_temperature_start_celsius;  // Hottest thermal zone.
   std::optional<double> max_temperature_end_celsius;
   std::optional<double> cpu_frequency_start_hertz;  // Mean over the online cores.
   std::optional<double> cpu_frequency_end_hertz;
   std::optional<double> gpu_frequency_start_hertz;  // Mean over the GPUs.
   std::optional<double> gpu_frequency_end_hertz;
-  std::optional<int> cpu_cores;                     // Online cores.
-  std::optional<double> system_cpu_utilization;     // Whole device, 0..1 of all cores.
-  std::optional<double> other_cpu_utilization;      // Minus the benchmark's own share.
+  std::optional<int> cpu_cores;                  // Online cores.
+  std::optional<double> system_cpu_utilization;  // Whole device, 0..1 of all cores.
+  std::optional<double> other_cpu_utilization;   // Minus the benchmark's own share.
   std::vector<BenchmarkReading> readings;
 
   // Golden data (when configured).
@@ -160,9 +160,9 @@ struct ModelBenchmarkState {
   bool enabled = true;
   std::uint32_t interval_seconds = 0;  // 0: only when asked.
   bool only_when_idle = true;
-  std::string settings;                   // As BenchmarkRun::settings.
-  std::optional<WallTime> next_run;       // When the next scheduled run is due.
-  bool waiting_for_idle = false;          // Due, and waiting for the device to be idle.
+  std::string settings;                        // As BenchmarkRun::settings.
+  std::optional<WallTime> next_run;            // When the next scheduled run is due.
+  bool waiting_for_idle = false;               // Due, and waiting for the device to be idle.
   std::optional<std::int64_t> running_run_id;  // A run of this model under way.
   std::optional<BenchmarkRun> latest;          // The most recent finished run.
   std::vector<BenchmarkBaseline> baselines;    // One per power mode with enough good runs.
