@@ -60,6 +60,11 @@ double Milliseconds(std::chrono::nanoseconds d) {
   return std::chrono::duration<double, std::milli>(d).count();
 }
 
+// CLOCK_MONOTONIC in nanoseconds (steady_clock's epoch on Linux), comparable across processes.
+std::int64_t MonotonicNanoseconds(SteadyTime time) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+}
+
 std::int64_t PeakRssBytes() {
   struct rusage usage = {};
   if (::getrusage(RUSAGE_SELF, &usage) != 0) return -1;
@@ -303,8 +308,13 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       std::chrono::duration<double>(options.duration_seconds));
   StepProfile profile(clock, model->steps().size());
   if (options.profile) spec.observer = &profile;
+  const SteadyTime bench_start = clock.Now();
   const Result<LatencyStats> latency = RunBenchmark(session, spec, clock);
+  const SteadyTime bench_end = clock.Now();
   if (!latency.ok()) return Fail(latency.status(), options.json, out, err);
+  // The timed runs are the last `total` of the benchmark (the gaps between them are a clock read
+  // each): the window whose energy a monitoring process measures on the same monotonic clock.
+  const SteadyTime window_start = bench_end - latency->total;
 
   const double load_ms = Milliseconds(load_end - load_start);
   const std::int64_t model_bytes = info.file_bytes + info.external_data_bytes;
@@ -365,6 +375,10 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
                                 {"p99", Milliseconds(latency->p99)},
                                 {"max", Milliseconds(latency->max)}};
     report["throughput_per_second"] = latency->throughput_per_second;
+    report["warmup_ms"] = Milliseconds(window_start - bench_start);
+    report["window"] = Json{{"start_monotonic_ns", MonotonicNanoseconds(window_start)},
+                            {"end_monotonic_ns", MonotonicNanoseconds(bench_end)},
+                            {"seconds", std::chrono::duration<double>(latency->total).count()}};
     report["memory"] = Json{{"arena_bytes", stats.arena_bytes},
                             {"unshared_bytes", stats.unshared_bytes},
                             {"peak_rss_bytes", rss}};

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -132,6 +133,28 @@ TEST(BenchCliTest, ReportsEverythingAsJson) {
   EXPECT_GT(report["memory"]["peak_rss_bytes"].get<std::int64_t>(), 0);
   EXPECT_EQ(report["profile"]["nodes_ms"].size(), 2u);
   EXPECT_GT(report["load_ms"].get<double>(), 0.0);
+  EXPECT_GE(report["warmup_ms"].get<double>(), 0.0);
+}
+
+TEST(BenchCliTest, NamesItsTimedWindowOnTheMonotonicClock) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  std::string out, err;
+  const auto before = std::chrono::steady_clock::now().time_since_epoch();
+  ASSERT_EQ(RunCli({model, "--runs", "20", "--json"}, out, err), 0) << err;
+  const auto after = std::chrono::steady_clock::now().time_since_epoch();
+  const nlohmann::json report = nlohmann::json::parse(out);
+  const auto start =
+      std::chrono::nanoseconds(report["window"]["start_monotonic_ns"].get<std::int64_t>());
+  const auto end =
+      std::chrono::nanoseconds(report["window"]["end_monotonic_ns"].get<std::int64_t>());
+  EXPECT_LE(before, start);
+  EXPECT_LT(start, end);
+  EXPECT_LE(end, after);
+  // The window holds the timed runs and nothing else: its length is their sum.
+  const double seconds = report["window"]["seconds"].get<double>();
+  EXPECT_NEAR(std::chrono::duration<double>(end - start).count(), seconds, 1e-9);
+  EXPECT_NEAR(seconds * 1000, report["latency_ms"]["mean"].get<double>() * 20, 1e-3);
 }
 
 TEST(BenchCliTest, ChecksGoldenData) {
