@@ -138,7 +138,10 @@ Status EnableWal(Database& db) {
   return db.Execute("PRAGMA journal_size_limit=" + std::to_string(kJournalSizeLimitBytes));
 }
 
-std::string_view TypeName(MetricType type) { return MetricTypeName(type); }
+// A summary's quantiles are each a gauge (as Prometheus stores them).
+std::string_view TypeName(MetricType type) {
+  return MetricTypeName(type == MetricType::kSummary ? MetricType::kGauge : type);
+}
 
 Result<MetricType> ParseType(std::string_view text) {
   if (text == "gauge") return MetricType::kGauge;
