@@ -254,15 +254,19 @@ void SelfbenchController::ArmSampler(SteadyTime when) {
 
 void SelfbenchController::OnSampleTimer() {
   if (!session_) return;
-  const SteadyTime before = clock_.Now();
-  collectors::TickReport report = power_runner_->RunOnce(clock_.WallNow());
-  const SteadyTime after = clock_.Now();
-  // Stamped at the middle of the pass: sensors are read one after another within it.
-  session_->AddPower(before + (after - before) / 2, report.samples);
-  if (session_->Poll(after, clock_.WallNow())) {
-    Complete();
-    return;
-  }
+  SteadyTime after;
+  // Once the child has ended, one more pass at once, so that readings bracket its window's end.
+  do {
+    const SteadyTime before = clock_.Now();
+    collectors::TickReport report = power_runner_->RunOnce(clock_.WallNow());
+    after = clock_.Now();
+    // Stamped at the middle of the pass: sensors are read one after another within it.
+    session_->AddPower(before + (after - before) / 2, report.samples);
+    if (session_->Poll(after, clock_.WallNow())) {
+      Complete();
+      return;
+    }
+  } while (session_->phase() == selfbench::RunSession::Phase::kEnded);
   const auto period = std::chrono::duration_cast<SteadyTime::duration>(
       std::chrono::duration<double>(1.0 / settings_.power_sample_hz));
   next_sample_ += period;
@@ -328,12 +332,13 @@ void SelfbenchController::Complete() {
   latest.latest = run;
   if (run.status == BenchmarkStatus::kSucceeded) latest.latest_succeeded = run;
 
+  // The alerts first: whoever sees the run finished finds its alerts too.
   const std::vector<AlertTransition> transitions = alerts_.Apply(run, verdict, clock_.WallNow());
+  if (!transitions.empty()) sink_(transitions);
   {
     std::lock_guard lock(mu_);
     active_.reset();
   }
-  if (!transitions.empty()) sink_(transitions);
   PublishSchedule();
 }
 

@@ -6,7 +6,7 @@ namespace {
 constexpr MetricDesc kLatency{"edgemond_model_latency_seconds",
                               "Latency of one inference in the model's latest successful "
                               "benchmark, by quantile",
-                              MetricType::kGauge, "seconds"};
+                              MetricType::kSummary, "seconds"};
 constexpr MetricDesc kThroughput{"edgemond_model_throughput_per_second",
                                  "Inferences per second in the model's latest successful benchmark",
                                  MetricType::kGauge, ""};

@@ -145,6 +145,17 @@ void PowerRecorder::Add(SteadyTime at, const std::vector<Sample>& samples) {
   }
 }
 
+std::optional<std::pair<SteadyTime, SteadyTime>> PowerRecorder::span() const {
+  std::optional<std::pair<SteadyTime, SteadyTime>> out;
+  for (const auto& [key, series] : series_) {
+    if (series.points.empty()) continue;
+    if (!out) out.emplace(series.points.front().first, series.points.back().first);
+    out->first = std::min(out->first, series.points.front().first);
+    out->second = std::max(out->second, series.points.back().first);
+  }
+  return out;
+}
+
 PowerSummary PowerRecorder::Summarize(SteadyTime from, SteadyTime to) const {
   PowerSummary summary;
   const double window = Seconds(to - from);

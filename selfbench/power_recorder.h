@@ -59,6 +59,9 @@ class PowerRecorder {
   // Whether any reading of a power or energy source was seen.
   bool empty() const { return series_.empty(); }
 
+  // The first and the last reading time, over every source; empty before any reading.
+  std::optional<std::pair<SteadyTime, SteadyTime>> span() const;
+
   // Most readings kept per series; beyond, every other reading is dropped (the window keeps its
   // span at half the resolution), so a run of hours stays bounded.
   static constexpr std::size_t kMaxPointsPerSeries = 1 << 17;

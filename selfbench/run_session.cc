@@ -55,6 +55,7 @@ void RunSession::AddCollection(SteadyTime at, const std::vector<Sample>& samples
     case Phase::kRunning:
       context_.Observe(at, samples);
       break;
+    case Phase::kEnded:
     case Phase::kFinished:
       break;
   }
@@ -65,10 +66,13 @@ bool RunSession::Poll(SteadyTime now, WallTime wall_now) {
     if (now - idle_start_ < options_.idle_power_duration) return false;
     StartChild(now, wall_now);
   }
-  if (phase_ == Phase::kRunning) {
-    const std::optional<ChildExit> exit = child_->Poll();
-    if (exit) {
-      Finish(*exit, now, wall_now);
+  if (phase_ == Phase::kEnded) {
+    Finish(now, wall_now);
+  } else if (phase_ == Phase::kRunning) {
+    exit_ = child_->Poll();
+    if (exit_) {
+      child_end_ = now;
+      phase_ = Phase::kEnded;
     } else if (now >= deadline_ && !deadline_hit_) {
       deadline_hit_ = true;
       child_->Kill();
@@ -87,8 +91,9 @@ void RunSession::Abort(const std::string& reason, SteadyTime now, WallTime wall_
 }
 
 void RunSession::StartChild(SteadyTime now, WallTime wall_now) {
-  if (!power_.empty() && now > idle_start_) {
-    idle_watts_ = power_.Summarize(idle_start_, now).average_watts;
+  // The idle window is what the readings cover: from the first to the last so far.
+  if (const auto span = power_.span(); span && span->second > span->first) {
+    idle_watts_ = power_.Summarize(span->first, span->second).average_watts;
   }
   context_.SetStart(last_collection_ ? *last_collection_ : std::vector<Sample>{});
   const ModelSpec& spec = options_.spec;
@@ -114,14 +119,15 @@ void RunSession::Fail(std::string error, SteadyTime now, WallTime wall_now) {
   phase_ = Phase::kFinished;
 }
 
-void RunSession::Finish(const ChildExit& exit, SteadyTime now, WallTime wall_now) {
+void RunSession::Finish(SteadyTime now, WallTime wall_now) {
   const ModelSpec& spec = options_.spec;
+  const ChildExit& exit = *exit_;
   run_.exit_code = exit.exit_code;
   run_.signal = exit.signal;
   run_.cpu_seconds = exit.user_cpu_seconds + exit.system_cpu_seconds;
   if (exit.max_rss_bytes > 0) run_.peak_rss_bytes = exit.max_rss_bytes;
   run_.idle_watts = idle_watts_;
-  context_.Fill(run_, child_start_, now, run_.cpu_seconds);
+  context_.Fill(run_, child_start_, child_end_, run_.cpu_seconds);
 
   const std::string stderr_tail = Tail(child_->stderr_text());
   const auto with_stderr = [&](std::string message) {

@@ -2,6 +2,7 @@
 //
 //   idle power   the owner feeds high-rate power readings (AddPower) for idle_power_duration;
 //                their average is the idle power, measured just before the run
+//   ended        the child has ended; one more power reading, and the result is built
 //   running      edgemond-bench runs in a child process (selfbench/bench_process.h) with the
 //                model's limits; power readings and regular collections keep coming; past the
 //                deadline the child is killed
@@ -42,7 +43,9 @@ struct SessionOptions {
 
 class RunSession {
  public:
-  enum class Phase { kIdlePower, kRunning, kFinished };
+  // kEnded: the child has ended; the next Poll() (after one more power reading, so that readings
+  // bracket the end of its timed window) builds the result.
+  enum class Phase { kIdlePower, kRunning, kEnded, kFinished };
 
   // `run` carries what is known at acceptance: id, model, trigger, started_at.
   RunSession(SessionOptions options, BenchmarkRun run, SteadyTime now);
@@ -71,7 +74,7 @@ class RunSession {
 
  private:
   void StartChild(SteadyTime now, WallTime wall_now);
-  void Finish(const ChildExit& exit, SteadyTime now, WallTime wall_now);
+  void Finish(SteadyTime now, WallTime wall_now);
   void Fail(std::string error, SteadyTime now, WallTime wall_now);
 
   const SessionOptions options_;
@@ -82,6 +85,8 @@ class RunSession {
   std::optional<std::vector<Sample>> last_collection_;
   std::unique_ptr<BenchProcess> child_;
   SteadyTime child_start_{};
+  SteadyTime child_end_{};
+  std::optional<ChildExit> exit_;
   SteadyTime deadline_{};
   bool deadline_hit_ = false;
   PowerRecorder power_;
