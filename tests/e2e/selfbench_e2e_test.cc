@@ -269,6 +269,24 @@ TEST_F(SelfbenchE2eTest, EnergyPerInferenceFromTheBoardInputRail) {
                              "edgemond_model_benchmark_success{model=\"mlp\"} 1\n"}) {
     EXPECT_NE(metrics.find(series), std::string::npos) << series;
   }
+  // edgemond-bench --report turns the API's answer into the table, power and energy included.
+  {
+    const std::string answer = dir_.Join("benchmarks.json");
+    std::ofstream(answer) << daemon_->Get("/api/v1/benchmarks").body;
+    const std::string command =
+        testing::BuiltBinary("engine/edgemond-bench") + " --report - < " + answer;
+    std::FILE* pipe = ::popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string table;
+    char buffer[4096];
+    while (std::size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) table.append(buffer, n);
+    EXPECT_EQ(::pclose(pipe), 0) << table;
+    const std::size_t row = table.find("\nmlp ");
+    ASSERT_NE(row, std::string::npos) << table;
+    char watts[32];
+    std::snprintf(watts, sizeof(watts), " %.2f ", Num(run["power"]["average_watts"]));
+    EXPECT_NE(table.find(watts, row), std::string::npos) << table;
+  }
   if (std::system("command -v promtool >/dev/null 2>&1") == 0) {
     const std::string file = dir_.Join("metrics.prom");
     std::ofstream(file) << metrics;
