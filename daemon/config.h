@@ -55,8 +55,12 @@ struct Config {
 
   struct Storage {
     std::string path = "/var/lib/edgemond/edgemond.db";
-    std::uint32_t flush_interval_seconds = 10;
-    std::uint32_t retention_days = 7;
+    std::uint32_t flush_interval_seconds = 60;
+    std::uint32_t retention_days = 7;  // Raw samples; the rollup tiers have their own.
+    std::uint32_t minute_rollup_retention_days = 90;
+    std::uint32_t hour_rollup_retention_days = 730;
+    std::uint32_t max_size_megabytes = 256;  // MiB; 0: no cap.
+    std::uint32_t ballast_megabytes = 4;     // MiB; 0: no ballast.
   } storage;
 
   struct Http {

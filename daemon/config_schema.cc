@@ -22,6 +22,11 @@ std::string CheckStoragePath(const Config& config) {
   return config.storage.path.empty() ? "must not be empty" : "";
 }
 
+std::string CheckMaxSize(const Config& config) {
+  const std::uint32_t mib = config.storage.max_size_megabytes;
+  return mib != 0 && mib < 4 ? "must be 0 (no limit) or at least 4" : "";
+}
+
 std::string CheckAlertSink(const Config& config) {
   const std::string& sink = config.alerts.sink;
   return sink == "auto" || sink == "journal" || sink == "stderr"
@@ -107,11 +112,27 @@ constexpr FieldSpec kFields[] = {
      &CheckStoragePath, "--db"},
     {"storage.flush_interval_seconds", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.storage.flush_interval_seconds; },
-     "Samples are kept in memory and written in one transaction this often: the most a crash "
-     "can lose, traded against flash wear.", 1, 3600},
+     "Samples are kept in memory and written, compressed, in one block this often: the most a "
+     "crash can lose, traded against flash wear (10 s writes about three times as many bytes "
+     "per sample as 60 s).", 1, 3600},
     {"storage.retention_days", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.storage.retention_days; },
-     "Samples older than this are deleted, a little at a time.", 1, 36500},
+     "Samples at full resolution (the raw tier) are deleted after this many days; their 1-minute "
+     "and 1-hour rollups stay for the retentions below.", 1, 36500},
+    {"storage.minute_rollup_retention_days", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.minute_rollup_retention_days; },
+     "1-minute rollups (min, max, sum, count, last) are deleted after this many days.", 1, 36500},
+    {"storage.hour_rollup_retention_days", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.hour_rollup_retention_days; },
+     "1-hour rollups are deleted after this many days.", 1, 36500},
+    {"storage.max_size_megabytes", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.max_size_megabytes; },
+     "The database file is kept below this many MiB by deleting the oldest data first, oldest "
+     "relative to each tier's retention. 0: no limit.", 0, 1048576, &CheckMaxSize},
+    {"storage.ballast_megabytes", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.ballast_megabytes; },
+     "MiB reserved beside the database and given up when the file system fills, so that edgemond "
+     "can still clean up. 0: none.", 0, 1024},
     {"http.listen", FieldKind::kString, [](Config& c) -> void* { return &c.http.listen; },
      "Address and port of the HTTP API and /metrics. Loopback by default; use 0.0.0.0:8867 to "
      "serve the network (and consider http.bearer_token).", 0, 0, &CheckListen, "--listen"},

@@ -43,7 +43,8 @@ TEST(ConfigTest, CommentsAndPartialFilesWork) {
   const Config& config = std::get<Config>(parsed);
   EXPECT_EQ(config.http.listen, "0.0.0.0:9999");
   EXPECT_EQ(config.storage.retention_days, 30u);
-  EXPECT_EQ(config.storage.flush_interval_seconds, 10u);
+  EXPECT_EQ(config.storage.flush_interval_seconds, 60u);
+  EXPECT_EQ(config.storage.max_size_megabytes, 256u);
 }
 
 TEST(ConfigTest, SyntaxErrorNamesFileAndLine) {

@@ -4,7 +4,11 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
+#include <string_view>
+#include <utility>
 
 #include "alerts/journal_sink.h"
 #include "alerts/rule_parser.h"
@@ -118,7 +122,12 @@ Status Daemon::Start() {
   storage::StorageOptions storage_options;
   storage_options.path = config_.storage.path;
   storage_options.flush_interval = std::chrono::seconds(config_.storage.flush_interval_seconds);
-  storage_options.retention = std::chrono::hours(24) * config_.storage.retention_days;
+  const auto days = [](std::uint32_t n) { return std::chrono::hours(24) * n; };
+  storage_options.raw_retention = days(config_.storage.retention_days);
+  storage_options.minute_retention = days(config_.storage.minute_rollup_retention_days);
+  storage_options.hour_retention = days(config_.storage.hour_rollup_retention_days);
+  storage_options.max_bytes = std::int64_t{config_.storage.max_size_megabytes} << 20;
+  storage_options.ballast_bytes = std::int64_t{config_.storage.ballast_megabytes} << 20;
   auto store = storage::SqliteStore::Open(storage_options);
   if (!store.ok()) return store.status().WithContext("cannot open the database (--db)");
   store_ = std::move(store).value();
@@ -370,9 +379,10 @@ void Daemon::PublishThrottleEvents(const std::vector<Sample>& samples) {
 
 void Daemon::FlushStore(bool final_flush) {
   Status status = store_->Flush();
-  if (status.ok() && !final_flush) {
+  // Retention runs even when the flush failed: on a full disk it is what frees space.
+  if (!final_flush) {
     auto retention = store_->EnforceRetention(clock_.WallNow());
-    if (!retention.ok()) status = retention.status();
+    if (status.ok() && !retention.ok()) status = retention.status();
   }
   if (!final_flush && clock_.Now() >= next_history_retention_) {
     next_history_retention_ = clock_.Now() + std::chrono::hours(1);
@@ -384,12 +394,21 @@ void Daemon::FlushStore(bool final_flush) {
     selfbench_->EnforceRetention();
   }
   if (status.ok()) {
-    if (store_error_) spdlog::info("storage recovered");
+    if (store_error_) spdlog::info("storage recovered: writing to {} again", config_.storage.path);
     store_error_.reset();
     return;
   }
-  if (final_flush || !store_error_ || *store_error_ != status) {
-    spdlog::error("writing to {} failed: {}", config_.storage.path, status.ToString());
+  // Logged when the failure starts or changes kind, not at every flush (a full disk reports
+  // the free space, which changes every time).
+  const bool same_failure = store_error_ && store_error_->code() == status.code() &&
+                            store_error_->error_number() == status.error_number();
+  if (final_flush || !same_failure) {
+    if (status.error_number() == ENOSPC) {
+      spdlog::error("{}; collection goes on, queries answer from memory and disk",
+                    status.message());
+    } else {
+      spdlog::error("writing to {} failed: {}", config_.storage.path, status.ToString());
+    }
   }
   store_error_ = status;
 }
@@ -481,10 +500,19 @@ void Daemon::ApplyConfig(Config next) {
     needs_restart("storage.path", config_.storage.path, next.storage.path);
     next.storage.path = config_.storage.path;
   }
-  if (next.storage.retention_days != config_.storage.retention_days) {
-    needs_restart("storage.retention_days", config_.storage.retention_days,
-                  next.storage.retention_days);
-    next.storage.retention_days = config_.storage.retention_days;
+  // The store takes its retention, size cap and ballast when it opens the database.
+  constexpr std::pair<std::string_view, std::uint32_t Config::Storage::*> kStoreOpenKeys[] = {
+      {"storage.retention_days", &Config::Storage::retention_days},
+      {"storage.minute_rollup_retention_days", &Config::Storage::minute_rollup_retention_days},
+      {"storage.hour_rollup_retention_days", &Config::Storage::hour_rollup_retention_days},
+      {"storage.max_size_megabytes", &Config::Storage::max_size_megabytes},
+      {"storage.ballast_megabytes", &Config::Storage::ballast_megabytes},
+  };
+  for (const auto& [key, member] : kStoreOpenKeys) {
+    if (next.storage.*member != config_.storage.*member) {
+      needs_restart(key, config_.storage.*member, next.storage.*member);
+      next.storage.*member = config_.storage.*member;
+    }
   }
 
   if (next.log_level != config_.log_level) {

@@ -1,32 +1,12 @@
 #include "storage/alert_history.h"
 
 #include "storage/label_text.h"
+#include "storage/schema.h"
 #include "storage/sqlite/statement.h"
 #include "storage/sqlite/transaction.h"
 
 namespace edgemond::storage {
 namespace {
-
-constexpr std::string_view kSchema = R"sql(
-  CREATE TABLE IF NOT EXISTS alert_history (
-    id              INTEGER PRIMARY KEY,
-    at_ms           INTEGER NOT NULL,
-    rule            TEXT NOT NULL,
-    labels          TEXT NOT NULL,  -- storage/label_text.h form, as the series catalog
-    state           TEXT NOT NULL CHECK (state IN ('firing', 'resolved')),
-    severity        TEXT NOT NULL,
-    value           REAL,           -- NULL when missing data caused the transition
-    op              TEXT NOT NULL,
-    threshold       REAL NOT NULL,
-    clear_threshold REAL NOT NULL,
-    active_since_ms INTEGER NOT NULL,
-    reason          TEXT NOT NULL,
-    rule_labels     TEXT NOT NULL,
-    annotations     TEXT NOT NULL   -- label_text form too: name="rendered text",...
-  );
-  CREATE INDEX IF NOT EXISTS alert_history_at ON alert_history (at_ms);
-  CREATE INDEX IF NOT EXISTS alert_history_alert ON alert_history (rule, labels, id);
-)sql";
 
 constexpr std::string_view kColumns =
     "at_ms, rule, labels, state, severity, value, op, threshold, clear_threshold, "
@@ -60,9 +40,16 @@ Result<AlertTransition> ReadRow(sqlite::Statement& row) {
 
 Result<std::unique_ptr<AlertHistory>> AlertHistory::Open(const std::string& path) {
   sqlite::DatabaseOptions options;
-  options.mode = sqlite::DatabaseOptions::Mode::kReadWriteCreate;
+  options.mode = sqlite::DatabaseOptions::Mode::kReadWrite;
+  options.small_memory = true;
   EDGEMOND_ASSIGN_OR_RETURN(auto db, sqlite::Database::Open(path, options));
-  EDGEMOND_RETURN_IF_ERROR(db->Execute(kSchema).WithContext("creating the alert history table"));
+  EDGEMOND_ASSIGN_OR_RETURN(const int version, CheckSchema(*db, BuiltinMigrations()));
+  if (version < kAlertHistorySchemaVersion) {
+    return Status::FailedPrecondition(
+        "alert history: database " + path + " has schema version " + std::to_string(version) +
+        "; the alert history needs version " + std::to_string(kAlertHistorySchemaVersion) +
+        " (the store migrates the database when it opens it: open the store first)");
+  }
   return std::unique_ptr<AlertHistory>(new AlertHistory(std::move(db)));
 }
 

@@ -1,10 +1,10 @@
 // AlertHistory: every alert transition (firing, resolved), kept in the daemon's SQLite database
 // for GET /api/v1/alerts/history and for restoring firing alerts after a restart.
 //
-// The history has a table of its own, `alert_history`, created idempotently (CREATE TABLE IF NOT
-// EXISTS) on its own connection to the store's database file, outside the store's numbered
-// migrations: it stays valid whatever layout the sample tables have. Transitions are rare (one per
-// alert state change), so each Append() is one small transaction written at once, not batched.
+// The history is the `alert_history` table of the store's database, created by the store's
+// numbered migrations (storage/schema.h, version 3), and used through a connection of its own.
+// Transitions are rare (one per alert state change), so each Append() is one small transaction
+// written at once, not batched.
 //
 // Thread safety: every method may be called from any thread; calls are serialized internally.
 
@@ -27,7 +27,9 @@ namespace edgemond::storage {
 
 class AlertHistory final {
  public:
-  // Opens the database at `path` (creating it if needed) and the history table in it.
+  // Opens the history in the database at `path`, which SqliteStore::Open() has created or
+  // migrated (open the store first). Writes nothing. kNotFound if the file does not exist,
+  // kFailedPrecondition if its schema predates the history (or is not edgemond's, or is newer).
   static Result<std::unique_ptr<AlertHistory>> Open(const std::string& path);
 
   AlertHistory(const AlertHistory&) = delete;

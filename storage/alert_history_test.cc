@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include "storage/schema.h"
+#include "storage/sqlite/database.h"
 #include "storage/sqlite_store.h"
 #include "tests/testing/temp_dir.h"
 
@@ -95,6 +99,41 @@ TEST(AlertHistoryTest, StoresQueriesAndSurvivesAReopenNextToTheStore) {
   store = Result<std::unique_ptr<SqliteStore>>(Status::Internal("closed"));
   auto reopened = SqliteStore::Open(options);
   EXPECT_TRUE(reopened.ok()) << reopened.status();
+}
+
+TEST(AlertHistoryTest, NeedsADatabaseTheStoreHasMigrated) {
+  testing::TempDir dir;
+  const std::string path = dir.Join("edgemond.db");
+  // No database at all: the history does not create one.
+  EXPECT_EQ(AlertHistory::Open(path).status().code(), StatusCode::kNotFound);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  // A database at schema version 2 (before the history): refused and left as it is.
+  {
+    auto db = sqlite::Database::Open(path, {});
+    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_TRUE(Migrate(**db, BuiltinMigrations().first(2)).ok());
+  }
+  auto refused = AlertHistory::Open(path);
+  EXPECT_EQ(refused.status().code(), StatusCode::kFailedPrecondition) << refused.status();
+  EXPECT_NE(refused.status().message().find("open the store first"), std::string_view::npos);
+  {
+    auto db = sqlite::Database::Open(path, {});
+    ASSERT_TRUE(db.ok());
+    EXPECT_EQ((*db)->QueryInt64("PRAGMA user_version").value(), 2);
+    EXPECT_EQ((*db)
+                  ->QueryInt64("SELECT count(*) FROM sqlite_master WHERE name = 'alert_history'")
+                  .value(),
+              0);
+  }
+  // The store migrates it; then the history opens.
+  StorageOptions options;
+  options.path = path;
+  options.ballast_bytes = 0;
+  auto store = SqliteStore::Open(options);
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto history = AlertHistory::Open(path);
+  ASSERT_TRUE(history.ok()) << history.status();
+  EXPECT_TRUE((*history)->Append({Transition("hot", "cpu", AlertState::kFiring, kT0)}).ok());
 }
 
 }  // namespace

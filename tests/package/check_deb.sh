@@ -10,10 +10,15 @@
 # neither. What it does not exercise: starting the unit under a real systemd (see
 # tests/systemd/check_units.sh for `systemd-analyze verify`).
 #
-#   tests/package/check_deb.sh BUILD_DIR      exit 0 pass, 1 fail, 77 skip (tools missing)
+#   tests/package/check_deb.sh BUILD_DIR [ARCH]   exit 0 pass, 1 fail, 77 skip (tools missing)
+#
+# ARCH is the package's Debian architecture (default: this machine's). A foreign one (the arm64
+# package of a cross build) is installed with --force-architecture, and its binary runs through
+# qemu-user's binfmt_misc registration.
 set -eu
 
 build=$(cd "$1" && pwd)
+arch=${2:-$(dpkg --print-architecture)}
 for tool in cpack dpkg dpkg-deb; do
   command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool is not installed"; exit 77; }
 done
@@ -28,7 +33,9 @@ echo "package: $(basename "$deb")"
 
 # Metadata.
 [ "$(dpkg-deb -f "$deb" Package)" = edgemond ] || fail "Package"
-[ "$(dpkg-deb -f "$deb" Architecture)" = "$(dpkg --print-architecture)" ] || fail "Architecture"
+[ "$(dpkg-deb -f "$deb" Architecture)" = "$arch" ] || fail "Architecture"
+force_arch=""
+[ "$arch" = "$(dpkg --print-architecture)" ] || force_arch="--force-architecture"
 depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libc6 libsqlite3-0 libmicrohttpd12 libsystemd0 libstdc++6; do
   echo "$depends" | grep -q "$lib" || fail "Depends lacks $lib: $depends"
@@ -44,8 +51,9 @@ mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/etc"
 : >"$root/var/lib/dpkg/status"
 : >"$root/var/lib/dpkg/available"
 dpkg_root() {
+  # shellcheck disable=SC2086
   dpkg --root="$root" --force-script-chrootless --force-depends --force-not-root \
-    --force-confold --log=/dev/null "$@"
+    --force-confold $force_arch --log=/dev/null "$@"
 }
 dpkg_root -i "$deb" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "dpkg -i"; }
 

@@ -15,6 +15,7 @@ EdgemondProcess::EdgemondProcess(const TempDir& dir, std::vector<std::string> ar
     argv.push_back("127.0.0.1:0");
   }
   argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.begin(), options.wrapper.begin(), options.wrapper.end());
   process_ = std::make_unique<ChildProcess>(std::move(argv), dir.Join("edgemond.log"),
                                             std::move(options.env), std::move(options.child));
 }

@@ -19,6 +19,10 @@ struct EdgemondOptions {
   std::vector<std::string> env;  // Extra "NAME=value" environment entries.
   ChildOptions child;            // Pid variables and a socket for fd 3.
   bool listen_flag = true;       // Pass --listen 127.0.0.1:0 (off: the config or fd 3 decides).
+  // A command that runs edgemond, its arguments following (e.g. unshare to give it a mount
+  // namespace of its own). It must exec edgemond in the end, so that the child's pid is the
+  // daemon's. Empty: edgemond is started directly.
+  std::vector<std::string> wrapper;
 };
 
 class EdgemondProcess {
