@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "storage/label_text.h"
+#include "storage/schema.h"
 #include "storage/sqlite/transaction.h"
 
 namespace edgemond::storage {
@@ -248,7 +249,7 @@ std::string ColumnList() {
 
 std::string Schema() {
   std::string out =
-      "CREATE TABLE IF NOT EXISTS benchmark_runs (\n"
+      "CREATE TABLE benchmark_runs (\n"
       "  id INTEGER PRIMARY KEY";
   for (const Column& column : kColumns) {
     std::string declaration(column.declaration);
@@ -259,10 +260,10 @@ std::string Schema() {
   }
   out += R"sql(
 );
-CREATE INDEX IF NOT EXISTS benchmark_runs_model ON benchmark_runs (model, started_ms);
-CREATE INDEX IF NOT EXISTS benchmark_runs_started ON benchmark_runs (started_ms);
+CREATE INDEX benchmark_runs_model ON benchmark_runs (model, started_ms);
+CREATE INDEX benchmark_runs_started ON benchmark_runs (started_ms);
 -- The power sources of a run over its timed window, in the order the run lists them.
-CREATE TABLE IF NOT EXISTS benchmark_run_power (
+CREATE TABLE benchmark_run_power (
   run_id        INTEGER NOT NULL,
   position      INTEGER NOT NULL,
   kind          TEXT NOT NULL,
@@ -274,7 +275,7 @@ CREATE TABLE IF NOT EXISTS benchmark_run_power (
   PRIMARY KEY (run_id, position)
 ) WITHOUT ROWID;
 -- Temperatures and clocks at the start and the end of a run.
-CREATE TABLE IF NOT EXISTS benchmark_run_readings (
+CREATE TABLE benchmark_run_readings (
   run_id   INTEGER NOT NULL,
   position INTEGER NOT NULL,
   metric   TEXT NOT NULL,
@@ -318,11 +319,20 @@ Result<BenchmarkRun> ReadRun(const Statement& row) {
 
 }  // namespace
 
+Status CreateBenchmarkRunsTables(sqlite::Database& db) { return db.Execute(Schema()); }
+
 Result<std::unique_ptr<BenchmarkRuns>> BenchmarkRuns::Open(const std::string& path) {
   sqlite::DatabaseOptions options;
-  options.mode = sqlite::DatabaseOptions::Mode::kReadWriteCreate;
+  options.mode = sqlite::DatabaseOptions::Mode::kReadWrite;
+  options.small_memory = true;
   EDGEMOND_ASSIGN_OR_RETURN(auto db, sqlite::Database::Open(path, options));
-  EDGEMOND_RETURN_IF_ERROR(db->Execute(Schema()).WithContext("creating the benchmark runs tables"));
+  EDGEMOND_ASSIGN_OR_RETURN(const int version, CheckSchema(*db, BuiltinMigrations()));
+  if (version < kBenchmarkRunsSchemaVersion) {
+    return Status::FailedPrecondition(
+        "benchmark runs: database " + path + " has schema version " + std::to_string(version) +
+        "; the benchmark runs need version " + std::to_string(kBenchmarkRunsSchemaVersion) +
+        " (the store migrates the database when it opens it: open the store first)");
+  }
   return std::unique_ptr<BenchmarkRuns>(new BenchmarkRuns(std::move(db)));
 }
 

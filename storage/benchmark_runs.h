@@ -2,7 +2,8 @@
 // with a retention of its own, for GET /api/v1/benchmarks*, for the models' baselines and for the
 // schedule across restarts.
 //
-// Three tables, created idempotently on this object's own connection (like the alert history):
+// Three tables, created by the store's numbered migrations (storage/schema.h, version 4) and used
+// through a connection of their own:
 //   benchmark_runs           one row per run: every scalar result in a column of its own, so the
 //                            file answers `sqlite3 edgemond.db 'SELECT model, latency_p50_ms,
 //                            energy_per_inference_joules FROM benchmark_runs'`
@@ -10,7 +11,8 @@
 //   benchmark_run_readings   the temperatures and clocks at its start and end (one row each)
 // The column list is one table in benchmark_runs.cc that drives the CREATE, the INSERT and the
 // SELECT; docs/selfbench.md documents every column. A run is inserted when it is accepted
-// (status "running") and rewritten once when it finishes.
+// (status "running") and rewritten once when it finishes. Runs have a retention of their own
+// (EnforceRetention), independent of the samples' tiers.
 //
 // Thread safety: every method may be called from any thread; calls are serialized internally.
 
@@ -34,10 +36,13 @@
 
 namespace edgemond::storage {
 
+// The migration to schema version 4: creates the three tables (storage/schema.cc).
+Status CreateBenchmarkRunsTables(sqlite::Database& db);
+
 class BenchmarkRuns final {
  public:
-  // Opens the database at `path` and creates the tables in it. Open the store (SqliteStore::Open)
-  // first: it refuses a new file that already has tables it did not create.
+  // Opens the runs in the database at `path`, which SqliteStore::Open() has created or migrated
+  // to schema version 4 or later (kFailedPrecondition otherwise).
   static Result<std::unique_ptr<BenchmarkRuns>> Open(const std::string& path);
 
   BenchmarkRuns(const BenchmarkRuns&) = delete;

@@ -186,6 +186,16 @@ TEST_F(BenchmarkRunsTest, EveryFieldRoundTripsThroughAReopenNextToTheStore) {
             "173.0 succeeded 1");
 }
 
+TEST(BenchmarkRunsOpenTest, NeedsTheStoreToHaveMigratedTheFile) {
+  testing::TempDir dir;
+  {
+    auto db = sqlite::Database::Open(dir.Join("edgemond.db"), {});
+    ASSERT_TRUE(db.ok());
+  }
+  const auto runs = BenchmarkRuns::Open(dir.Join("edgemond.db"));
+  EXPECT_EQ(runs.status().code(), StatusCode::kFailedPrecondition) << runs.status();
+}
+
 TEST_F(BenchmarkRunsTest, ARunIsRewrittenWhenItFinishes) {
   BenchmarkRun run = Simple("m", kT0, BenchmarkStatus::kRunning);
   run.id = Insert(run);
