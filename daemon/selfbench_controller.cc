@@ -108,12 +108,9 @@ void SelfbenchController::Apply(const Config& config,
   settings_ = config.selfbench;
   specs_ = config.models;
   bench_path_ = ResolveBenchPath(settings_.bench_path);
-  const collectors::CollectorsConfig power = PowerCollectorsConfig(collectors_config);
-  if (!power_runner_ || !SameCollectors(power, collectors_config_)) {
-    collectors_config_ = power;
-    power_runner_ = std::make_unique<collectors::CollectorRunner>(
-        collectors::MakeBuiltinCollectors(fs_, collectors_config_, clock_), clock_);
-  }
+  // The power collectors are (re)built when a run starts: a run under way keeps the instances
+  // whose counters it has been reading.
+  collectors_config_ = PowerCollectorsConfig(collectors_config);
   schedule_.SetSettings(ToScheduleSettings(settings_));
   schedule_.SetModels(specs_, LastStartedMap(runs_), now, wall);
 
@@ -238,6 +235,11 @@ void SelfbenchController::StartSession(const selfbench::ModelSpec& spec, Benchma
   options.bench_path = bench_path_;
   options.idle_power_duration =
       std::chrono::milliseconds(std::llround(settings_.idle_power_seconds * 1000));
+  if (!power_runner_ || !SameCollectors(collectors_config_, power_runner_config_)) {
+    power_runner_config_ = collectors_config_;
+    power_runner_ = std::make_unique<collectors::CollectorRunner>(
+        collectors::MakeBuiltinCollectors(fs_, power_runner_config_, clock_), clock_);
+  }
   const SteadyTime now = clock_.Now();
   spdlog::info("benchmarking model {} (run {}, {}): {}", spec.name, run.id, run.trigger,
                spec.SettingsText());
@@ -397,6 +399,11 @@ std::vector<Sample> SelfbenchController::Metrics(WallTime now) const {
 }
 
 std::vector<Sample> SelfbenchController::AlertMetrics(WallTime now) const {
+  // Like a rule's: exported while the feature is in use (an enabled model, or an alert firing).
+  const bool in_use =
+      !alerts_.Active().empty() ||
+      std::any_of(specs_.begin(), specs_.end(), [](const auto& spec) { return spec.enabled; });
+  if (!in_use) return {};
   return alerts_.Metrics(alerts::Evaluator::FiringMetric(), now);
 }
 

@@ -67,8 +67,9 @@ class SelfbenchController final {
 
   // Loop thread.
   void OnCollection(const std::vector<Sample>& samples);
-  std::vector<Sample> Metrics(WallTime now) const;       // edgemond_model_*
-  std::vector<Sample> AlertMetrics(WallTime now) const;  // edgemond_alert_firing of model rules
+  std::vector<Sample> Metrics(WallTime now) const;  // edgemond_model_*
+  // edgemond_alert_firing of the model alerts, while an enabled model is configured or one fires.
+  std::vector<Sample> AlertMetrics(WallTime now) const;
   std::vector<ActiveAlert> ActiveAlerts() const { return alerts_.Active(); }
   void RestoreAlerts(const std::vector<AlertTransition>& firing) { alerts_.Restore(firing); }
   // Applies a reloaded configuration; a run under way finishes with the settings it started with.
@@ -109,7 +110,8 @@ class SelfbenchController final {
   Config::Selfbench settings_;
   std::vector<selfbench::ModelSpec> specs_;
   std::string bench_path_;
-  collectors::CollectorsConfig collectors_config_;
+  collectors::CollectorsConfig collectors_config_;    // The power collectors wanted.
+  collectors::CollectorsConfig power_runner_config_;  // Those power_runner_ runs.
   std::unique_ptr<collectors::CollectorRunner> power_runner_;
   selfbench::Schedule schedule_;
   selfbench::ModelAlerts alerts_;

@@ -8,8 +8,9 @@
 // is in ChildExit, and what it printed is kept.
 //
 // In the child, before exec: a new process group (so Kill() reaches anything it started), death
-// with the parent (PR_SET_PDEATHSIG), every signal unblocked and SIGPIPE at its default, stdin from
-// /dev/null, descriptors above 2 closed, the working directory "/", and the limits:
+// with the parent (PR_SET_PDEATHSIG), no ambient capabilities, every signal unblocked and SIGPIPE
+// at its default, stdin from /dev/null, descriptors above 2 closed, the working directory "/", and
+// the limits:
 //   RLIMIT_AS      address space, when memory_bytes > 0 (what the allocator can map: a model too
 //   big
 //                  for the device fails to allocate instead of pushing the device into swap)
