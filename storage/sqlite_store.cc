@@ -172,6 +172,11 @@ Status EnableWal(Database& db, std::int64_t journal_size_limit) {
   return db.Execute("PRAGMA journal_size_limit=" + std::to_string(journal_size_limit));
 }
 
+// A summary's quantiles are each a gauge (as Prometheus stores them).
+std::string_view TypeName(MetricType type) {
+  return MetricTypeName(type == MetricType::kSummary ? MetricType::kGauge : type);
+}
+
 Result<MetricType> ParseType(std::string_view text) {
   if (text == "gauge") return MetricType::kGauge;
   if (text == "counter") return MetricType::kCounter;
@@ -651,7 +656,7 @@ Status SqliteStore::Flush() {
       insert->BindText(1, info.name);
       insert->BindText(2, FormatLabelText(info.labels));
       insert->BindText(3, info.unit);
-      insert->BindText(4, MetricTypeName(info.type));
+      insert->BindText(4, TypeName(info.type));
       status = insert->Run();
       insert->Reset();
     }

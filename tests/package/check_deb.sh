@@ -61,7 +61,8 @@ for f in usr/bin/edgemond usr/lib/systemd/system/edgemond.service \
   usr/lib/systemd/system/edgemond.socket usr/lib/sysusers.d/edgemond.conf \
   usr/lib/tmpfiles.d/edgemond.conf etc/edgemond/edgemond.json \
   etc/edgemond/alerts.d/10-thermal.json etc/edgemond/alerts.d/50-collectors.json \
-  usr/share/doc/edgemond/README.md usr/share/doc/edgemond/alerts.md; do
+  usr/share/doc/edgemond/README.md usr/share/doc/edgemond/alerts.md \
+  usr/share/doc/edgemond/selfbench.md usr/share/edgemond/etc/conf.d/60-models.json.example; do
   [ -f "$root/$f" ] || fail "/$f was not installed"
 done
 [ -x "$root/usr/bin/edgemond" ] || fail "/usr/bin/edgemond is not executable"
