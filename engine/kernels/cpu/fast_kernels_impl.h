@@ -1,0 +1,572 @@
+// The optimized kernels, written once over the vector type Vec (vec_<isa>.h) and compiled once
+// per instruction set. Include in exactly one file per ISA, after that ISA's vec header and a
+// definition of kRows (the micro-kernel's pixel rows); everything here has internal linkage,
+// so the copies compiled with different -m flags never meet at link time. For the same reason
+// this file calls no std:: function template (an out-of-line copy of one compiled for AVX2
+// could be picked by the linker for the portable path).
+//
+// The GEMM micro-kernel keeps a kRows x kPanelWidth block of the output in registers and
+// walks the reduction one packed-weight row at a time: kPanelWidth / Vec::kWidth vector loads
+// of weights and kRows broadcasts of input values feed kRows x (kPanelWidth / Vec::kWidth)
+// fused multiply-adds. Input rows come through a small table of pointers built per tile
+// (an indirection table): the pixel a tap reads, or a zero row for padding, so that 1x1,
+// strided, dilated and padded convolutions share one kernel and no im2col buffer exists.
+
+#ifndef EDGEMOND_ENGINE_KERNELS_CPU_FAST_KERNELS_IMPL_H_
+#define EDGEMOND_ENGINE_KERNELS_CPU_FAST_KERNELS_IMPL_H_
+
+#include <cstdint>
+#include <cstring>
+
+#include "engine/kernels/cpu/fast_kernels.h"
+
+namespace edgemond::engine::cpu {
+namespace {
+
+using std::int64_t;
+
+constexpr int kW = Vec::kWidth;
+constexpr int kPanelVecs = kPanelWidth / kW;
+
+inline int64_t MinI(int64_t a, int64_t b) { return a < b ? a : b; }
+inline int64_t MaxI(int64_t a, int64_t b) { return a > b ? a : b; }
+
+// ---------------------------------------------------------------------------------------------
+// Activations.
+
+// exp(x), relative error about 2 ulp over the clamped range (Cephes' expf polynomial after
+// range reduction by powers of 2).
+inline Vec Exp(Vec x) {
+  x = Min(Set1(88.0f), x);
+  x = Max(Set1(-87.0f), x);
+  const Vec n = Round(Mul(x, Set1(1.44269504088896341f)));
+  Vec r = Fma(n, Set1(-0.693359375f), x);
+  r = Fma(n, Set1(2.12194440e-4f), r);
+  Vec p = Set1(1.9875691500e-4f);
+  p = Fma(p, r, Set1(1.3981999507e-3f));
+  p = Fma(p, r, Set1(8.3334519073e-3f));
+  p = Fma(p, r, Set1(4.1665795894e-2f));
+  p = Fma(p, r, Set1(1.6666665459e-1f));
+  p = Fma(p, r, Set1(5.0000001201e-1f));
+  p = Fma(p, Mul(r, r), Add(r, Set1(1.0f)));
+  return Mul(p, Pow2(n));
+}
+
+inline Vec Sigmoid(Vec x) {
+  const Vec one = Set1(1.0f);
+  return Div(one, Add(one, Exp(Sub(Zero(), x))));
+}
+
+template <Activation kAct>
+inline Vec Activate(Vec x, const ActivationParams& p) {
+  if constexpr (kAct == Activation::kNone) {
+    return x;
+  } else if constexpr (kAct == Activation::kRelu) {
+    return Max(Zero(), x);
+  } else if constexpr (kAct == Activation::kLeakyRelu) {
+    return Fma(Set1(p.a), Min(Zero(), x), Max(Zero(), x));
+  } else if constexpr (kAct == Activation::kClip) {
+    return Min(Set1(p.b), Max(Set1(p.a), x));
+  } else if constexpr (kAct == Activation::kHardSigmoid) {
+    return Min(Set1(1.0f), Max(Zero(), Fma(Set1(p.a), x, Set1(p.b))));
+  } else if constexpr (kAct == Activation::kHardSwish) {
+    const Vec gate = Min(Set1(1.0f), Max(Zero(), Fma(Set1(1.0f / 6.0f), x, Set1(0.5f))));
+    return Mul(x, gate);
+  } else if constexpr (kAct == Activation::kSigmoid) {
+    return Sigmoid(x);
+  } else {
+    return Mul(x, Sigmoid(x));
+  }
+}
+
+// Calls f.template operator()<kAct>() for the runtime activation kind.
+template <typename F>
+inline void WithActivation(Activation kind, F&& f) {
+  switch (kind) {
+    case Activation::kNone:
+      f.template operator()<Activation::kNone>();
+      return;
+    case Activation::kRelu:
+      f.template operator()<Activation::kRelu>();
+      return;
+    case Activation::kLeakyRelu:
+      f.template operator()<Activation::kLeakyRelu>();
+      return;
+    case Activation::kClip:
+      f.template operator()<Activation::kClip>();
+      return;
+    case Activation::kHardSigmoid:
+      f.template operator()<Activation::kHardSigmoid>();
+      return;
+    case Activation::kHardSwish:
+      f.template operator()<Activation::kHardSwish>();
+      return;
+    case Activation::kSigmoid:
+      f.template operator()<Activation::kSigmoid>();
+      return;
+    case Activation::kSilu:
+      f.template operator()<Activation::kSilu>();
+      return;
+  }
+}
+
+// Applies the activation to count floats in place-or-copy; the tail goes through a padded
+// buffer so that every element sees the same vector code.
+template <Activation kAct>
+inline void ActivateSpan(const float* x, float* y, int64_t count, const ActivationParams& p) {
+  int64_t i = 0;
+  for (; i + kW <= count; i += kW) Store(y + i, Activate<kAct>(Load(x + i), p));
+  if (i < count) {
+    float buffer[kW] = {};
+    for (int64_t j = 0; j < count - i; ++j) buffer[j] = x[i + j];
+    Store(buffer, Activate<kAct>(Load(buffer), p));
+    for (int64_t j = 0; j < count - i; ++j) y[i + j] = buffer[j];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// GEMM micro-kernel and convolution.
+
+// One kRows x kPanelWidth output tile: y[r][n] = act(bias[n] + sum_k a_r[k] * w[k][n]
+// (+ residual[r][n])). `rows` holds, per tap, kRows input row pointers (of `cin` floats each).
+// Only the first `mr` rows and `nc` columns are stored.
+template <Activation kAct>
+inline void MicroTile(int64_t taps, int64_t cin, const float* const* rows, const float* w,
+                      const float* bias, float* y, int64_t ldy, const float* residual, int64_t ldr,
+                      int mr, int nc, const ActivationParams& p) {
+  Vec acc[kRows][kPanelVecs];
+  for (int j = 0; j < kPanelVecs; ++j) {
+    const Vec b = Load(bias + j * kW);
+    for (int r = 0; r < kRows; ++r) acc[r][j] = b;
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    const float* a[kRows];
+    for (int r = 0; r < kRows; ++r) a[r] = rows[t * kRows + r];
+    for (int64_t c = 0; c < cin; ++c) {
+      Vec b[kPanelVecs];
+      for (int j = 0; j < kPanelVecs; ++j) b[j] = Load(w + j * kW);
+      for (int r = 0; r < kRows; ++r) {
+        const Vec s = Set1(a[r][c]);
+        for (int j = 0; j < kPanelVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
+      }
+      w += kPanelWidth;
+    }
+  }
+  if (mr == kRows && nc == kPanelWidth) {
+    for (int r = 0; r < kRows; ++r) {
+      for (int j = 0; j < kPanelVecs; ++j) {
+        Vec v = acc[r][j];
+        if (residual != nullptr) v = Add(v, Load(residual + r * ldr + j * kW));
+        Store(y + r * ldy + j * kW, Activate<kAct>(v, p));
+      }
+    }
+    return;
+  }
+  float tile[kPanelWidth];
+  for (int r = 0; r < mr; ++r) {
+    for (int j = 0; j < kPanelVecs; ++j) {
+      Vec v = acc[r][j];
+      if (residual != nullptr) {
+        float res[kW] = {};
+        for (int i = 0; i < kW && j * kW + i < nc; ++i) res[i] = residual[r * ldr + j * kW + i];
+        v = Add(v, Load(res));
+      }
+      Store(tile + j * kW, Activate<kAct>(v, p));
+    }
+    for (int n = 0; n < nc; ++n) y[r * ldy + n] = tile[n];
+  }
+}
+
+template <Activation kAct>
+void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
+  const int64_t pixels = g.out_h * g.out_w;
+  const int64_t taps = g.kernel_h * g.kernel_w;
+  const int64_t k = taps * g.in_c;
+  const int64_t panels = PaddedChannels(g.out_c) / kPanelWidth;
+  const int64_t group_floats = PackedConvFloats(g.out_c, g.in_c, g.kernel_h, g.kernel_w);
+  // Pixel blocks sized so that the inputs one block reads stay in the L2 cache while every
+  // panel of weights passes over them.
+  int64_t block_tiles = 16384 / (k > 0 ? k : 1);
+  block_tiles = MaxI(1, MinI(block_tiles, 16));
+  const int64_t block = block_tiles * kRows;
+  const int64_t blocks = (pixels + block - 1) / block;
+  const int64_t tasks = g.batch * g.groups * blocks * panels;
+  const bool pointwise = taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 0 &&
+                         g.pad_left == 0 && g.in_h == g.out_h && g.in_w == g.out_w;
+
+  ParallelFor(pool, tasks, 1, [&](int64_t begin, int64_t end) {
+    // Indirection table for one tile; taps x kRows pointers (7x7 kernels: 294).
+    constexpr int kMaxTaps = 64;
+    const float* small_rows[kMaxTaps * kRows];
+    const float** rows = small_rows;
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t panel = task % panels;
+      int64_t rest = task / panels;
+      const int64_t b = rest % blocks;
+      rest /= blocks;
+      const int64_t group = rest % g.groups;
+      const int64_t n = rest / g.groups;
+      const float* x = g.x + n * g.in_h * g.in_w * g.x_pixel_stride + group * g.in_c;
+      const float* w = g.packed_w + group * group_floats + panel * k * kPanelWidth;
+      const float* bias = g.bias + group * PaddedChannels(g.out_c) + panel * kPanelWidth;
+      const int64_t col = group * g.out_c + panel * kPanelWidth;
+      const int nc = static_cast<int>(MinI(kPanelWidth, g.out_c - panel * kPanelWidth));
+      const int64_t p_end = MinI(pixels, (b + 1) * block);
+      for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
+        const int mr = static_cast<int>(MinI(kRows, p_end - p0));
+        for (int r = 0; r < kRows; ++r) {
+          const int64_t p = p0 + (r < mr ? r : mr - 1);
+          if (pointwise) {
+            rows[r] = x + p * g.x_pixel_stride;
+            continue;
+          }
+          const int64_t oh = p / g.out_w;
+          const int64_t ow = p - oh * g.out_w;
+          int64_t t = 0;
+          for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+            const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+            const bool row_ok = ih >= 0 && ih < g.in_h;
+            for (int64_t kw = 0; kw < g.kernel_w; ++kw, ++t) {
+              const int64_t iw = ow * g.stride_w - g.pad_left + kw * g.dilation_w;
+              rows[t * kRows + r] = row_ok && iw >= 0 && iw < g.in_w
+                                        ? x + (ih * g.in_w + iw) * g.x_pixel_stride
+                                        : g.zero;
+            }
+          }
+        }
+        const int64_t y_offset = (n * pixels + p0) * g.y_pixel_stride + col;
+        MicroTile<kAct>(taps, g.in_c, rows, w, bias, g.y + y_offset, g.y_pixel_stride,
+                        g.residual != nullptr ? g.residual + y_offset : nullptr, g.y_pixel_stride,
+                        mr, nc, g.activation);
+      }
+    }
+  });
+}
+
+void Conv(const ConvArgs& args, ThreadPool* pool) {
+  WithActivation(args.activation.kind, [&]<Activation kAct>() { ConvImpl<kAct>(args, pool); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Depthwise convolution.
+
+// One output pixel's channels [c, c + kW): the taps inside the input.
+template <Activation kAct>
+inline void DepthwisePixel(const DepthwiseArgs& g, const float* x_image, int64_t oh, int64_t ow,
+                           int64_t c, float* y, const float* residual) {
+  Vec acc = Load(g.bias + c);
+  for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+    const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+    if (ih < 0 || ih >= g.in_h) continue;
+    for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+      const int64_t iw = ow * g.stride_w - g.pad_left + kw * g.dilation_w;
+      if (iw < 0 || iw >= g.in_w) continue;
+      acc = Fma(Load(x_image + (ih * g.in_w + iw) * g.channels + c),
+                Load(g.packed_w + (kh * g.kernel_w + kw) * g.channels + c), acc);
+    }
+  }
+  if (residual != nullptr) acc = Add(acc, Load(residual));
+  Store(y, Activate<kAct>(acc, g.activation));
+}
+
+// Interior pixels with a kernel known at compile time: the weights of a channel block stay in
+// registers, and four output pixels are computed at once (four independent FMA chains).
+template <Activation kAct, int kKh, int kKw>
+inline void DepthwiseInterior(const DepthwiseArgs& g, const float* x_image, int64_t oh,
+                              int64_t ow_begin, int64_t ow_end, int64_t c, float* y_row,
+                              const float* res_row) {
+  Vec wv[kKh * kKw];
+  for (int t = 0; t < kKh * kKw; ++t) wv[t] = Load(g.packed_w + t * g.channels + c);
+  const Vec bias = Load(g.bias + c);
+  const int64_t ih0 = oh * g.stride_h - g.pad_top;
+  const int64_t step = g.stride_w * g.channels;
+  const int64_t dil_w = g.dilation_w * g.channels;
+  int64_t ow = ow_begin;
+  for (; ow + 4 <= ow_end; ow += 4) {
+    Vec a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+    for (int kh = 0; kh < kKh; ++kh) {
+      const float* xr =
+          x_image +
+          ((ih0 + kh * g.dilation_h) * g.in_w + (ow * g.stride_w - g.pad_left)) * g.channels + c;
+      for (int kw = 0; kw < kKw; ++kw) {
+        const float* xp = xr + kw * dil_w;
+        const Vec wt = wv[kh * kKw + kw];
+        a0 = Fma(Load(xp), wt, a0);
+        a1 = Fma(Load(xp + step), wt, a1);
+        a2 = Fma(Load(xp + 2 * step), wt, a2);
+        a3 = Fma(Load(xp + 3 * step), wt, a3);
+      }
+    }
+    float* yp = y_row + ow * g.channels + c;
+    if (res_row != nullptr) {
+      const float* rp = res_row + ow * g.channels + c;
+      a0 = Add(a0, Load(rp));
+      a1 = Add(a1, Load(rp + g.channels));
+      a2 = Add(a2, Load(rp + 2 * g.channels));
+      a3 = Add(a3, Load(rp + 3 * g.channels));
+    }
+    Store(yp, Activate<kAct>(a0, g.activation));
+    Store(yp + g.channels, Activate<kAct>(a1, g.activation));
+    Store(yp + 2 * g.channels, Activate<kAct>(a2, g.activation));
+    Store(yp + 3 * g.channels, Activate<kAct>(a3, g.activation));
+  }
+  for (; ow < ow_end; ++ow) {
+    Vec a0 = bias;
+    for (int kh = 0; kh < kKh; ++kh) {
+      const float* xr =
+          x_image +
+          ((ih0 + kh * g.dilation_h) * g.in_w + (ow * g.stride_w - g.pad_left)) * g.channels + c;
+      for (int kw = 0; kw < kKw; ++kw) a0 = Fma(Load(xr + kw * dil_w), wv[kh * kKw + kw], a0);
+    }
+    if (res_row != nullptr) a0 = Add(a0, Load(res_row + ow * g.channels + c));
+    Store(y_row + ow * g.channels + c, Activate<kAct>(a0, g.activation));
+  }
+}
+
+template <Activation kAct>
+void DepthwiseImpl(const DepthwiseArgs& g, ThreadPool* pool) {
+  // Output columns whose whole window lies inside the input.
+  int64_t ow_lo = 0;
+  while (ow_lo < g.out_w && ow_lo * g.stride_w - g.pad_left < 0) ++ow_lo;
+  int64_t ow_hi = g.out_w;
+  while (ow_hi > ow_lo &&
+         (ow_hi - 1) * g.stride_w - g.pad_left + (g.kernel_w - 1) * g.dilation_w >= g.in_w) {
+    --ow_hi;
+  }
+  const int64_t vec_channels = g.channels / kW * kW;
+  ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t n = row / g.out_h;
+      const int64_t oh = row - n * g.out_h;
+      const float* x_image = g.x + n * g.in_h * g.in_w * g.channels;
+      float* y_row = g.y + row * g.out_w * g.channels;
+      const float* res_row =
+          g.residual != nullptr ? g.residual + row * g.out_w * g.channels : nullptr;
+      const int64_t ih_first = oh * g.stride_h - g.pad_top;
+      const bool rows_inside = ih_first >= 0 && ih_first + (g.kernel_h - 1) * g.dilation_h < g.in_h;
+      for (int64_t c = 0; c < vec_channels; c += kW) {
+        const auto edge = [&](int64_t ow) {
+          DepthwisePixel<kAct>(g, x_image, oh, ow, c, y_row + ow * g.channels + c,
+                               res_row != nullptr ? res_row + ow * g.channels + c : nullptr);
+        };
+        if (!rows_inside) {
+          for (int64_t ow = 0; ow < g.out_w; ++ow) edge(ow);
+          continue;
+        }
+        for (int64_t ow = 0; ow < ow_lo; ++ow) edge(ow);
+        if (g.kernel_h == 3 && g.kernel_w == 3) {
+          DepthwiseInterior<kAct, 3, 3>(g, x_image, oh, ow_lo, ow_hi, c, y_row, res_row);
+        } else if (g.kernel_h == 5 && g.kernel_w == 5) {
+          DepthwiseInterior<kAct, 5, 5>(g, x_image, oh, ow_lo, ow_hi, c, y_row, res_row);
+        } else {
+          for (int64_t ow = ow_lo; ow < ow_hi; ++ow) edge(ow);
+        }
+        for (int64_t ow = ow_hi > ow_lo ? ow_hi : ow_lo; ow < g.out_w; ++ow) edge(ow);
+      }
+      // Channels past the last whole vector, one at a time through a padded vector.
+      for (int64_t c = vec_channels; c < g.channels; ++c) {
+        for (int64_t ow = 0; ow < g.out_w; ++ow) {
+          float acc = g.bias[c];
+          for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+            const int64_t ih = ih_first + kh * g.dilation_h;
+            if (ih < 0 || ih >= g.in_h) continue;
+            for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+              const int64_t iw = ow * g.stride_w - g.pad_left + kw * g.dilation_w;
+              if (iw < 0 || iw >= g.in_w) continue;
+              acc += x_image[(ih * g.in_w + iw) * g.channels + c] *
+                     g.packed_w[(kh * g.kernel_w + kw) * g.channels + c];
+            }
+          }
+          if (res_row != nullptr) acc += res_row[ow * g.channels + c];
+          float lane[kW] = {};
+          lane[0] = acc;
+          y_row[ow * g.channels + c] = Lane0(Activate<kAct>(Load(lane), g.activation));
+        }
+      }
+    }
+  });
+}
+
+void Depthwise(const DepthwiseArgs& args, ThreadPool* pool) {
+  WithActivation(args.activation.kind, [&]<Activation kAct>() { DepthwiseImpl<kAct>(args, pool); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pooling.
+
+template <bool kMax>
+void PoolImpl(const PoolArgs& g, ThreadPool* pool) {
+  const int64_t vec_channels = g.channels / kW * kW;
+  ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t n = row / g.out_h;
+      const int64_t oh = row - n * g.out_h;
+      const float* x_image = g.x + n * g.in_h * g.in_w * g.channels;
+      float* y_row = g.y + row * g.out_w * g.channels;
+      const int64_t ih0 = oh * g.stride_h - g.pad_top;
+      for (int64_t ow = 0; ow < g.out_w; ++ow) {
+        const int64_t iw0 = ow * g.stride_w - g.pad_left;
+        int64_t count = 0;
+        for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+          const int64_t ih = ih0 + kh * g.dilation_h;
+          if (ih < 0 || ih >= g.in_h) continue;
+          for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+            const int64_t iw = iw0 + kw * g.dilation_w;
+            if (iw >= 0 && iw < g.in_w) ++count;
+          }
+        }
+        const Vec scale = Set1(count > 0 ? 1.0f / static_cast<float>(count) : 0.0f);
+        float* yp = y_row + ow * g.channels;
+        for (int64_t c = 0; c < g.channels; c += kW) {
+          const bool tail = c >= vec_channels;
+          float lanes[kW];
+          Vec acc = kMax ? Set1(-__builtin_inff()) : Zero();
+          for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+            const int64_t ih = ih0 + kh * g.dilation_h;
+            if (ih < 0 || ih >= g.in_h) continue;
+            for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+              const int64_t iw = iw0 + kw * g.dilation_w;
+              if (iw < 0 || iw >= g.in_w) continue;
+              const float* xp = x_image + (ih * g.in_w + iw) * g.channels + c;
+              Vec v;
+              if (tail) {
+                for (int i = 0; i < kW; ++i) lanes[i] = c + i < g.channels ? xp[i] : 0.0f;
+                v = Load(lanes);
+              } else {
+                v = Load(xp);
+              }
+              // Max(acc, v) returns v when v is NaN, so NaN wins as in the reference.
+              acc = kMax ? Max(acc, v) : Add(acc, v);
+            }
+          }
+          if (!kMax) acc = Mul(acc, scale);
+          if (tail) {
+            Store(lanes, acc);
+            for (int64_t i = 0; c + i < g.channels; ++i) yp[c + i] = lanes[i];
+          } else {
+            Store(yp + c, acc);
+          }
+        }
+      }
+    }
+  });
+}
+
+void MaxPool(const PoolArgs& args, ThreadPool* pool) { PoolImpl<true>(args, pool); }
+
+void GlobalAveragePool(const float* x, float* y, int64_t batch, int64_t pixels, int64_t channels,
+                       ThreadPool* pool) {
+  const int64_t vec_channels = channels / kW * kW;
+  const float scale = 1.0f / static_cast<float>(pixels);
+  const int64_t blocks = (channels + kW - 1) / kW;
+  ParallelFor(pool, batch * blocks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t n = task / blocks;
+      const int64_t c = (task - n * blocks) * kW;
+      const float* xn = x + n * pixels * channels;
+      if (c < vec_channels) {
+        Vec acc = Zero();
+        for (int64_t p = 0; p < pixels; ++p) acc = Add(acc, Load(xn + p * channels + c));
+        Store(y + n * channels + c, Mul(acc, Set1(scale)));
+      } else {
+        for (int64_t cc = c; cc < channels; ++cc) {
+          float acc = 0.0f;
+          for (int64_t p = 0; p < pixels; ++p) acc += xn[p * channels + cc];
+          y[n * channels + cc] = acc * scale;
+        }
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Element-wise.
+
+void ActivationFn(const float* x, float* y, int64_t count, ActivationParams activation,
+                  ThreadPool* pool) {
+  WithActivation(activation.kind, [&]<Activation kAct>() {
+    constexpr int64_t kChunk = 4096;
+    ParallelFor(pool, (count + kChunk - 1) / kChunk, 1, [&](int64_t begin, int64_t end) {
+      const int64_t first = begin * kChunk;
+      const int64_t last = MinI(count, end * kChunk);
+      ActivateSpan<kAct>(x + first, y + first, last - first, activation);
+    });
+  });
+}
+
+template <BinaryOp kOp>
+inline Vec Apply(Vec a, Vec b) {
+  if constexpr (kOp == BinaryOp::kAdd) {
+    return Add(a, b);
+  } else if constexpr (kOp == BinaryOp::kSub) {
+    return Sub(a, b);
+  } else if constexpr (kOp == BinaryOp::kMul) {
+    return Mul(a, b);
+  } else {
+    return Div(a, b);
+  }
+}
+
+template <BinaryOp kOp, Activation kAct>
+void BinaryImpl(const float* a, const float* b, float* y, int64_t rows, int64_t cols,
+                int64_t b_row_stride, const ActivationParams& p, ThreadPool* pool) {
+  const int64_t rows_per_task = MaxI(1, 4096 / MaxI(1, cols));
+  const int64_t tasks = (rows + rows_per_task - 1) / rows_per_task;
+  ParallelFor(pool, tasks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin * rows_per_task; r < MinI(rows, end * rows_per_task); ++r) {
+      const float* ar = a + r * cols;
+      const float* br = b + r * b_row_stride;
+      float* yr = y + r * cols;
+      int64_t c = 0;
+      for (; c + kW <= cols; c += kW) {
+        Store(yr + c, Activate<kAct>(Apply<kOp>(Load(ar + c), Load(br + c)), p));
+      }
+      if (c < cols) {
+        float la[kW] = {}, lb[kW] = {};
+        for (int64_t i = 0; c + i < cols; ++i) {
+          la[i] = ar[c + i];
+          lb[i] = br[c + i];
+        }
+        Store(la, Activate<kAct>(Apply<kOp>(Load(la), Load(lb)), p));
+        for (int64_t i = 0; c + i < cols; ++i) yr[c + i] = la[i];
+      }
+    }
+  });
+}
+
+void Binary(BinaryOp op, const float* a, const float* b, float* y, int64_t rows, int64_t cols,
+            int64_t b_row_stride, ActivationParams activation, ThreadPool* pool) {
+  WithActivation(activation.kind, [&]<Activation kAct>() {
+    switch (op) {
+      case BinaryOp::kAdd:
+        BinaryImpl<BinaryOp::kAdd, kAct>(a, b, y, rows, cols, b_row_stride, activation, pool);
+        break;
+      case BinaryOp::kSub:
+        BinaryImpl<BinaryOp::kSub, kAct>(a, b, y, rows, cols, b_row_stride, activation, pool);
+        break;
+      case BinaryOp::kMul:
+        BinaryImpl<BinaryOp::kMul, kAct>(a, b, y, rows, cols, b_row_stride, activation, pool);
+        break;
+      case BinaryOp::kDiv:
+        BinaryImpl<BinaryOp::kDiv, kAct>(a, b, y, rows, cols, b_row_stride, activation, pool);
+        break;
+    }
+  });
+}
+
+FastKernels MakeTable(Isa isa) {
+  FastKernels table;
+  table.isa = isa;
+  table.conv = &Conv;
+  table.depthwise = &Depthwise;
+  table.max_pool = &MaxPool;
+  table.global_average_pool = &GlobalAveragePool;
+  table.activation = &ActivationFn;
+  table.binary = &Binary;
+  return table;
+}
+
+}  // namespace
+}  // namespace edgemond::engine::cpu
+
+#endif  // EDGEMOND_ENGINE_KERNELS_CPU_FAST_KERNELS_IMPL_H_
