@@ -52,6 +52,11 @@ const Attribute* Node::FindAttribute(std::string_view attribute_name) const {
   return nullptr;
 }
 
+std::string Node::Label() const {
+  if (!activation.active()) return op_type;
+  return op_type + "+" + std::string(ActivationKindName(activation.kind));
+}
+
 Result<ValueId> Graph::AddValue(std::string name) {
   if (!name.empty() && by_name_.count(name) > 0) {
     return Status::InvalidArgument("value '" + name + "' is defined twice");
@@ -160,12 +165,12 @@ std::vector<int> Graph::UseCounts() const {
 
 std::string Graph::Describe(NodeId id) const {
   const Node& n = node(id);
-  if (!n.name.empty()) return "node '" + n.name + "' (" + n.op_type + ")";
+  const std::string op = n.Label();
+  if (!n.name.empty()) return "node '" + n.name + "' (" + op + ")";
   for (const ValueId output : n.outputs) {
-    if (output != kNoValue)
-      return "node producing '" + value(output).name + "' (" + n.op_type + ")";
+    if (output != kNoValue) return "node producing '" + value(output).name + "' (" + op + ")";
   }
-  return "node #" + std::to_string(id) + " (" + n.op_type + ")";
+  return "node #" + std::to_string(id) + " (" + op + ")";
 }
 
 Status Graph::Validate() const {

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "engine/activation.h"
 #include "engine/tensor.h"
 
 namespace edgemond::engine {
@@ -98,9 +99,15 @@ struct Node {
   std::vector<ValueId> inputs;   // kNoValue marks an omitted optional input.
   std::vector<ValueId> outputs;  // kNoValue marks an omitted optional output.
   std::vector<Attribute> attributes;
+  // An activation applied to output 0 by this node's kernel; set only by the fusion pass
+  // (FuseActivations, engine/passes.h), never by importers. engine/activation.h states the
+  // contract.
+  FusedActivation activation;
   bool removed = false;
 
   const Attribute* FindAttribute(std::string_view attribute_name) const;
+  // "Conv", or "Conv+Relu" when the node carries a fused activation.
+  std::string Label() const;
 };
 
 // A graph output: the name callers ask for and the value that holds it. After simplification
@@ -167,7 +174,8 @@ class Graph {
   // A cycle is kInvalidArgument naming a node on it.
   Result<std::vector<NodeId>> TopologicalOrder() const;
 
-  // "node 'conv1' (Conv)" or, for unnamed nodes, "node producing 'x' (Conv)".
+  // "node 'conv1' (Conv)" or, for unnamed nodes, "node producing 'x' (Conv)"; the op is
+  // Node::Label(), so a fused node reads "(Conv+Relu)".
   std::string Describe(NodeId id) const;
 
  private:

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "engine/activation.h"
 #include "engine/graph.h"
 #include "engine/tensor.h"
 
@@ -84,6 +85,10 @@ class PrepareContext {
   // The model's opset version for the node's domain.
   int opset() const { return node_.opset; }
   AttributeReader& attributes() { return attributes_; }
+  // The activation the kernel must apply to output 0 (engine/activation.h); kNone unless the
+  // fusion pass fused one into the node, which it does only for kinds the kernel declares with
+  // Kernel::SupportsActivation().
+  const FusedActivation& activation() const { return node_.activation; }
 
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
   bool has_input(int index) const {
@@ -183,6 +188,15 @@ class Kernel {
   virtual bool ReadsInputData(int index) const {
     (void)index;
     return true;
+  }
+
+  // Whether the kernel applies a fused activation of `kind` to output 0 when its node carries
+  // one (PrepareContext::activation()). A property of the kernel class, never of Prepare(): the
+  // fusion pass asks a freshly created kernel, and fuses only kinds it declares; the engine
+  // refuses a node carrying an activation its kernel does not declare. engine/activation.h
+  // states the whole contract. kNone is always supported.
+  virtual bool SupportsActivation(ActivationKind kind) const {
+    return kind == ActivationKind::kNone;
   }
 };
 

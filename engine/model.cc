@@ -71,13 +71,15 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     step.node = id;
     step.name = StepName(graph, node);
     step.op_type = node.op_type;
+    step.activation = node.activation;
+    step.label = node.Label();
     step.kernel = std::move(prepared.kernel);
     step.inputs = node.inputs;
     step.outputs = node.outputs;
     step.scratch_bytes = prepared.scratch_bytes;
     step.flops = prepared.flops;
     stats.flops += prepared.flops;
-    OpCount& count = stats.executed_ops[node.op_type];
+    OpCount& count = stats.executed_ops[step.label];
     ++count.nodes;
     count.flops += prepared.flops;
     steps.push_back(std::move(step));

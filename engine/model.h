@@ -66,7 +66,7 @@ struct ModelStats {
   std::int64_t arena_bytes = 0;     // One session's arena (activations and scratch).
   std::int64_t unshared_bytes = 0;  // What the same buffers take without reuse, for comparison.
   std::map<std::string, int> model_ops;         // Op histogram of the graph as loaded.
-  std::map<std::string, OpCount> executed_ops;  // Of the executed steps.
+  std::map<std::string, OpCount> executed_ops;  // Of the executed steps, by Step::label.
 };
 
 class Model {
@@ -94,6 +94,8 @@ class Model {
     NodeId node = kNoNode;
     std::string name;  // Node name, or its first output's name when it has none.
     std::string op_type;
+    FusedActivation activation;  // Applied by the kernel to output 0 (engine/activation.h).
+    std::string label;           // op_type, or "Conv+Relu" with a fused activation.
     std::unique_ptr<Kernel> kernel;
     std::vector<ValueId> inputs;   // kNoValue where omitted.
     std::vector<ValueId> outputs;  // kNoValue where omitted.

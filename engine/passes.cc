@@ -222,6 +222,11 @@ Result<PreparedKernel> PrepareNode(const Graph& graph, NodeId id, const KernelRe
 
   PreparedKernel prepared;
   prepared.kernel = (*def)->factory();
+  if (!prepared.kernel->SupportsActivation(node.activation.kind)) {
+    return Status::Unsupported(DescribeForError(graph, id) +
+                               ": the kernel does not apply a fused " + node.activation.ToString() +
+                               " activation");
+  }
   PrepareContext context(node, std::move(inputs), std::move(constants), output_present);
   const Status status = prepared.kernel->Prepare(context);
   if (!status.ok()) return status.WithContext(DescribeForError(graph, id));

@@ -1,5 +1,6 @@
 // Add (ai.onnx 7-28): y = a + b with multidirectional broadcasting. float32, float64 and the
-// 8- to 64-bit integers (wrapping on overflow).
+// 8- to 64-bit integers (wrapping on overflow). Applies any fused activation to float32 sums
+// (engine/activation.h): a residual block's Add + Relu runs as one step.
 
 #ifndef EDGEMOND_ENGINE_KERNELS_ADD_H_
 #define EDGEMOND_ENGINE_KERNELS_ADD_H_
@@ -19,7 +20,13 @@ struct AddOp : BinaryOpBase {
   }
 };
 
-class AddKernel : public BinaryKernel<AddOp> {};
+class AddKernel : public BinaryKernel<AddOp> {
+ public:
+  bool SupportsActivation(ActivationKind kind) const override {
+    (void)kind;
+    return true;
+  }
+};
 
 }  // namespace edgemond::engine
 

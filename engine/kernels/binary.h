@@ -1,7 +1,8 @@
 // BinaryKernel<Op>: the shared shape of the broadcasting element-wise arithmetic operators
 // (Add, Sub, Mul, Div). `Op` supplies the per-element function; each operator's file defines
 // its Op and kernel class. Types: float32, float64 and the 8- to 64-bit integers (int64
-// arithmetic is what exporters' shape computations use).
+// arithmetic is what exporters' shape computations use). A subclass that declares fused
+// activations (Add does: a residual sum followed by Relu) gets them applied to float32 outputs.
 
 #ifndef EDGEMOND_ENGINE_KERNELS_BINARY_H_
 #define EDGEMOND_ENGINE_KERNELS_BINARY_H_
@@ -34,7 +35,13 @@ class BinaryKernel : public Kernel {
     }
     EDGEMOND_ASSIGN_OR_RETURN(plan_, PlanBroadcast(a.shape, b.shape));
     dtype_ = a.dtype;
-    context.SetFlops(static_cast<std::uint64_t>(plan_.out.num_elements()));
+    activation_ = context.activation();
+    if (activation_.active() && dtype_ != DataType::kFloat32) {
+      return Status::Unsupported("a fused activation needs float32 operands, not " +
+                                 std::string(DataTypeName(dtype_)));
+    }
+    context.SetFlops(static_cast<std::uint64_t>(plan_.out.num_elements()) *
+                     (1 + ActivationFlopsPerElement(activation_.kind)));
     return context.SetOutput(0, dtype_, plan_.out);
   }
 
@@ -71,13 +78,17 @@ class BinaryKernel : public Kernel {
     const T* a = context.input(0).data<T>();
     const T* b = context.input(1).data<T>();
     EDGEMOND_RETURN_IF_ERROR(Op::template Check<T>(context.input(1).values<T>()));
-    BroadcastBinary(plan_, a, b, context.output(0).data<T>(),
-                    [](T x, T y) { return Op::template Apply<T>(x, y); });
+    T* y = context.output(0).data<T>();
+    BroadcastBinary(plan_, a, b, y, [](T lhs, T rhs) { return Op::template Apply<T>(lhs, rhs); });
+    if constexpr (std::is_same_v<T, float>) {
+      ActivateInPlace(activation_, y, plan_.out.num_elements());
+    }
     return Status::Ok();
   }
 
   BroadcastPlan plan_;
   DataType dtype_ = DataType::kFloat32;
+  FusedActivation activation_;
 };
 
 // Base of the Op types: Check() rejects right-hand operands the operation is undefined for

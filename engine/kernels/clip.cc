@@ -36,11 +36,8 @@ Status ClipKernel::Run(const RunContext& context) const {
   const float* in = x.data<float>();
   float* out = context.output(0).data<float>();
   const std::int64_t count = x.num_elements();
-  for (std::int64_t i = 0; i < count; ++i) {
-    // Written so that NaN stays NaN and min > max yields max.
-    const float v = in[i] < lo ? lo : in[i];
-    out[i] = v > hi ? hi : v;
-  }
+  // The same function a fused Clip applies (engine/activation.h).
+  for (std::int64_t i = 0; i < count; ++i) out[i] = ClipValue(in[i], lo, hi);
   return Status::Ok();
 }
 

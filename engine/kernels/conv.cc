@@ -87,7 +87,8 @@ Status ConvKernel::Prepare(PrepareContext& context) {
   const std::uint64_t outputs =
       static_cast<std::uint64_t>(geometry_.batch * geometry_.out_channels * geometry_.out[0] *
                                  geometry_.out[1] * geometry_.out[2]);
-  context.SetFlops(2 * outputs * taps);
+  activation_ = context.activation();
+  context.SetFlops(2 * outputs * taps + outputs * ActivationFlopsPerElement(activation_.kind));
   return context.SetOutput(0, DataType::kFloat32, Shape(std::move(y_dims)));
 }
 
@@ -142,6 +143,7 @@ Status ConvKernel::Run(const RunContext& context) const {
           }
         }
       }
+      ActivateInPlace(activation_, y_plane, out_plane);
     }
   }
   return Status::Ok();

@@ -1,6 +1,6 @@
 // Conv (ai.onnx 1-28): N-d convolution for 1, 2 and 3 spatial dimensions, with groups
 // (depthwise included), strides, dilations, explicit pads and auto_pad, and an optional bias.
-// float32.
+// float32. Applies any fused activation (engine/activation.h) to each finished output plane.
 //
 // The reference kernel treats every convolution as 3-D (1-D and 2-D get leading unit
 // dimensions) and runs plain loops; an optimized variant overrides Prepare() to pack W and
@@ -34,12 +34,18 @@ class ConvKernel : public Kernel {
  public:
   Status Prepare(PrepareContext& context) override;
   Status Run(const RunContext& context) const override;
+  bool SupportsActivation(ActivationKind kind) const override {
+    (void)kind;
+    return true;
+  }
 
   const ConvGeometry& geometry() const { return geometry_; }
+  const FusedActivation& activation() const { return activation_; }
 
  protected:
   ConvGeometry geometry_;
   bool has_bias_ = false;
+  FusedActivation activation_;
 };
 
 }  // namespace edgemond::engine

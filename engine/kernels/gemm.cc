@@ -43,7 +43,10 @@ Status GemmKernel::Prepare(PrepareContext& context) {
     c_col_stride_ = c_cols == 1 ? 0 : 1;
     c_row_stride_ = c_rows == 1 ? 0 : c_cols;
   }
-  context.SetFlops(2 * static_cast<std::uint64_t>(m_ * n_ * k_));
+  activation_ = context.activation();
+  context.SetFlops(2 * static_cast<std::uint64_t>(m_ * n_ * k_) +
+                   static_cast<std::uint64_t>(m_ * n_) *
+                       ActivationFlopsPerElement(activation_.kind));
   return context.SetOutput(0, DataType::kFloat32, Shape{m_, n_});
 }
 
@@ -64,7 +67,7 @@ Status GemmKernel::Run(const RunContext& context) const {
         sum += a[i * a_row + p * a_col] * b[p * b_row + j * b_col];
       float value = alpha_ * sum;
       if (c != nullptr) value += beta_ * c[i * c_row_stride_ + j * c_col_stride_];
-      y[i * n_ + j] = value;
+      y[i * n_ + j] = Activate(activation_, value);
     }
   }
   return Status::Ok();

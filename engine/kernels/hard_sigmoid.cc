@@ -1,7 +1,5 @@
 #include "engine/kernels/hard_sigmoid.h"
 
-#include <algorithm>
-
 namespace edgemond::engine {
 
 Status HardSigmoidKernel::PrepareAttributes(AttributeReader& attributes) {
@@ -11,9 +9,8 @@ Status HardSigmoidKernel::PrepareAttributes(AttributeReader& attributes) {
 }
 
 void HardSigmoidKernel::Apply(const float* x, float* y, std::int64_t count) const {
-  for (std::int64_t i = 0; i < count; ++i) {
-    y[i] = std::max(0.0f, std::min(1.0f, alpha_ * x[i] + beta_));
-  }
+  // The same function a fused HardSigmoid applies (engine/activation.h); NaN stays NaN.
+  for (std::int64_t i = 0; i < count; ++i) y[i] = HardSigmoidValue(x[i], alpha_, beta_);
 }
 
 }  // namespace edgemond::engine

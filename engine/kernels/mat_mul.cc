@@ -53,7 +53,10 @@ Status MatMulKernel::Prepare(PrepareContext& context) {
   if (a_in.rank() > 1) y.push_back(m_);
   if (b_in.rank() > 1) y.push_back(n_);
   Shape y_shape(std::move(y));
-  context.SetFlops(2 * static_cast<std::uint64_t>(y_shape.num_elements() * k_));
+  activation_ = context.activation();
+  context.SetFlops(2 * static_cast<std::uint64_t>(y_shape.num_elements() * k_) +
+                   static_cast<std::uint64_t>(y_shape.num_elements()) *
+                       ActivationFlopsPerElement(activation_.kind));
   return context.SetOutput(0, DataType::kFloat32, std::move(y_shape));
 }
 
@@ -77,6 +80,7 @@ Status MatMulKernel::Run(const RunContext& context) const {
         const float av = am[i * k_ + p];
         for (std::int64_t j = 0; j < n_; ++j) ym[i * n_ + j] += av * bm[p * n_ + j];
       }
+      ActivateInPlace(activation_, ym + i * n_, n_);
     }
     for (std::size_t d = rank; d-- > 0;) {
       a_matrix += a_batch_strides_[d];

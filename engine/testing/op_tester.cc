@@ -71,6 +71,11 @@ OpTester& OpTester::AttrString(std::string name, std::string value) {
   return Attr(std::move(attribute));
 }
 
+OpTester& OpTester::Activation(FusedActivation activation) {
+  activation_ = activation;
+  return *this;
+}
+
 Result<std::shared_ptr<const Model>> OpTester::Build() const {
   Graph graph;
   Node node;
@@ -79,6 +84,7 @@ Result<std::shared_ptr<const Model>> OpTester::Build() const {
   node.op_type = op_type_;
   node.opset = opset_;
   node.attributes = attributes_;
+  node.activation = activation_;
   for (const Operand& input : inputs_) {
     if (input.value == nullptr) {
       node.inputs.push_back(kNoValue);

@@ -41,6 +41,8 @@ class OpTester {
   OpTester& AttrInts(std::string name, std::vector<std::int64_t> values);
   OpTester& AttrFloat(std::string name, float value);
   OpTester& AttrString(std::string name, std::string value);
+  // Makes the node carry a fused activation, as the fusion pass would (engine/activation.h).
+  OpTester& Activation(FusedActivation activation);
 
   // Builds the one-node model.
   Result<std::shared_ptr<const Model>> Build() const;
@@ -60,6 +62,7 @@ class OpTester {
   std::vector<Operand> inputs_;
   std::vector<std::string> outputs_;  // "" for omitted outputs.
   std::vector<Attribute> attributes_;
+  FusedActivation activation_;
 };
 
 // Shorthand for test tensors.
