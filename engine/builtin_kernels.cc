@@ -11,10 +11,12 @@
 #include "engine/kernels/average_pool.h"
 #include "engine/kernels/batch_normalization.h"
 #include "engine/kernels/cast.h"
+#include "engine/kernels/channel_shuffle.h"
 #include "engine/kernels/clip.h"
 #include "engine/kernels/concat.h"
 #include "engine/kernels/constant.h"
 #include "engine/kernels/conv.h"
+#include "engine/kernels/dense.h"
 #include "engine/kernels/div.h"
 #include "engine/kernels/dropout.h"
 #include "engine/kernels/flatten.h"
@@ -27,6 +29,8 @@
 #include "engine/kernels/mat_mul.h"
 #include "engine/kernels/max_pool.h"
 #include "engine/kernels/mul.h"
+#include "engine/kernels/nhwc_conv.h"
+#include "engine/kernels/nhwc_pool.h"
 #include "engine/kernels/reduce_mean.h"
 #include "engine/kernels/relu.h"
 #include "engine/kernels/reshape.h"
@@ -73,6 +77,12 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Sub", 7, kNewestOpset, &MakeKernel<SubKernel>},
       {"", "Transpose", 1, kNewestOpset, &MakeKernel<TransposeKernel>},
       {"", "Unsqueeze", 1, kNewestOpset, &MakeKernel<UnsqueezeKernel>},
+      // The engine's own operators, made by engine/layout_pass.h (opset 1 only).
+      {kInternalDomain, "ChannelShuffle", 1, 1, &MakeKernel<ChannelShuffleKernel>},
+      {kInternalDomain, "Dense", 1, 1, &MakeKernel<DenseKernel>},
+      {kInternalDomain, "NhwcConv", 1, 1, &MakeKernel<NhwcConvKernel>},
+      {kInternalDomain, "NhwcGlobalAveragePool", 1, 1, &MakeKernel<NhwcGlobalAveragePoolKernel>},
+      {kInternalDomain, "NhwcMaxPool", 1, 1, &MakeKernel<NhwcMaxPoolKernel>},
   };
   for (const KernelDef& def : defs) EDGEMOND_RETURN_IF_ERROR(registry.Add(def));
   return Status::Ok();

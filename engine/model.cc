@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/layout_pass.h"
 #include "engine/memory_planner.h"
 
 namespace edgemond::engine {
@@ -57,6 +58,11 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
   stats.folded_nodes = fold.folded_nodes;
   stats.removed_nodes = RemoveIdentities(graph);
   stats.removed_nodes += RemoveDeadNodes(graph);
+  if (options.optimize) {
+    LayoutStats layout;
+    EDGEMOND_RETURN_IF_ERROR(ConvertToNhwc(graph, registry, &layout));
+    stats.layout_reorders = layout.reorders;
+  }
   EDGEMOND_RETURN_IF_ERROR(graph.Validate());
   EDGEMOND_ASSIGN_OR_RETURN(const std::vector<NodeId> order, graph.TopologicalOrder());
 
@@ -85,6 +91,26 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     steps.push_back(std::move(step));
   }
   stats.executed_nodes = static_cast<int>(steps.size());
+
+  // Constants that no kernel reads at run time (weights packed in Prepare) are released, so
+  // that they are not held twice.
+  {
+    std::vector<bool> read_at_run(static_cast<std::size_t>(graph.num_values()), false);
+    for (const GraphOutput& output : graph.outputs()) {
+      read_at_run[static_cast<std::size_t>(output.value)] = true;
+    }
+    for (const Step& step : steps) {
+      stats.constant_bytes += static_cast<std::int64_t>(step.kernel->PackedBytes());
+      for (std::size_t i = 0; i < step.inputs.size(); ++i) {
+        if (step.inputs[i] != kNoValue && step.kernel->ReadsInputAtRun(static_cast<int>(i))) {
+          read_at_run[static_cast<std::size_t>(step.inputs[i])] = true;
+        }
+      }
+    }
+    for (ValueId id = 0; id < graph.num_values(); ++id) {
+      if (!read_at_run[static_cast<std::size_t>(id)]) graph.value(id).constant.reset();
+    }
+  }
 
   // Lifetimes, in steps. Graph inputs are written before step 0; graph outputs are read after
   // the last step, so they live to num_steps.

@@ -42,6 +42,10 @@ struct ModelOptions {
   // Refuse models whose arena, or any one tensor (folded constants included), would be
   // larger. The default only stops absurd sizes; the daemon sets the device's budget.
   std::int64_t max_arena_bytes = kMaxTensorBytes;
+  // Run the CPU layout pass (engine/layout_pass.h): convolutions, pooling and dense layers on
+  // the optimized NHWC kernels with packed weights. Off, every node runs its reference kernel
+  // (tests compare the two).
+  bool optimize = true;
 };
 
 // A graph input or output as callers see it.
@@ -60,8 +64,9 @@ struct ModelStats {
   int folded_nodes = 0;             // Evaluated at load time.
   int removed_nodes = 0;            // Identity/Dropout and dead nodes.
   int executed_nodes = 0;           // Steps of one inference.
+  int layout_reorders = 0;          // Transposes the layout pass added between NCHW and NHWC.
   std::int64_t parameters = 0;      // Elements of floating-point initializers and Constant nodes.
-  std::int64_t constant_bytes = 0;  // Memory held by constants after folding.
+  std::int64_t constant_bytes = 0;  // Memory held by constants and packed weights.
   std::uint64_t flops = 0;          // Of one inference (a multiply-add counts 2).
   std::int64_t arena_bytes = 0;     // One session's arena (activations and scratch).
   std::int64_t unshared_bytes = 0;  // What the same buffers take without reuse, for comparison.

@@ -14,6 +14,8 @@ class MaxPoolKernel : public Kernel {
   Status Prepare(PrepareContext& context) override;
   Status Run(const RunContext& context) const override;
 
+  const PoolGeometry& geometry() const { return geometry_; }
+
  protected:
   PoolGeometry geometry_;
 };
