@@ -2,11 +2,13 @@
 
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -58,6 +60,25 @@ Status ParseInputShape(std::string_view text, InputShapes& shapes) {
 
 double Milliseconds(std::chrono::nanoseconds d) {
   return std::chrono::duration<double, std::milli>(d).count();
+}
+
+// Process CPU time (all threads): next to wall time it tells waiting from working, and a busy
+// machine (less CPU than wall time at one thread) from a slow engine.
+double ProcessCpuMilliseconds() {
+  struct timespec ts = {};
+  if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0.0;
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+// Resident memory now, from /proc/self/statm; -1 when unknown.
+std::int64_t CurrentRssBytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return -1;
+  long long size = 0, resident = 0;
+  const int read = std::fscanf(f, "%lld %lld", &size, &resident);
+  std::fclose(f);
+  if (read != 2) return -1;
+  return static_cast<std::int64_t>(resident) * ::sysconf(_SC_PAGESIZE);
 }
 
 std::int64_t PeakRssBytes() {
@@ -243,6 +264,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   }
 
   OnnxModelInfo info;
+  const std::int64_t baseline_rss = CurrentRssBytes();
   const SteadyTime load_start = clock.Now();
   Result<std::shared_ptr<const Model>> loaded = Status::Internal("not loaded");
   loaded = LoadOnnxModel(options.model_path, model_options, &info);
@@ -303,8 +325,13 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       std::chrono::duration<double>(options.duration_seconds));
   StepProfile profile(clock, model->steps().size());
   if (options.profile) spec.observer = &profile;
+  const double cpu_start_ms = ProcessCpuMilliseconds();
   const Result<LatencyStats> latency = RunBenchmark(session, spec, clock);
   if (!latency.ok()) return Fail(latency.status(), options.json, out, err);
+  // Includes the warm-up runs, which RunBenchmark does first.
+  const int all_runs = latency->runs + options.warmup_runs;
+  const double cpu_ms_per_run =
+      all_runs > 0 ? (ProcessCpuMilliseconds() - cpu_start_ms) / all_runs : 0.0;
 
   const double load_ms = Milliseconds(load_end - load_start);
   const std::int64_t model_bytes = info.file_bytes + info.external_data_bytes;
@@ -364,9 +391,11 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
                                 {"p90", Milliseconds(latency->p90)},
                                 {"p99", Milliseconds(latency->p99)},
                                 {"max", Milliseconds(latency->max)}};
+    report["cpu_ms_per_run"] = cpu_ms_per_run;
     report["throughput_per_second"] = latency->throughput_per_second;
     report["memory"] = Json{{"arena_bytes", stats.arena_bytes},
                             {"unshared_bytes", stats.unshared_bytes},
+                            {"baseline_rss_bytes", baseline_rss},
                             {"peak_rss_bytes", rss}};
     if (!options.check_dir.empty()) {
       report["check"] = Json{{"dir", options.check_dir},
@@ -411,7 +440,8 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     out << "memory         arena " << HumanBytes(stats.arena_bytes) << " (without reuse "
         << HumanBytes(stats.unshared_bytes) << "), constants " << HumanBytes(stats.constant_bytes)
         << ", peak RSS " << HumanBytes(rss) << "\n";
-    out << "threads        " << options.threads << "\n";
+    out << "threads        " << options.threads << " (CPU " << Fixed(cpu_ms_per_run, 3)
+        << " ms per run)\n";
     out << "runs           " << latency->runs << " timed, " << options.warmup_runs << " warm-up\n";
     out << "latency ms     min " << Fixed(Milliseconds(latency->min), 3) << "  mean "
         << Fixed(Milliseconds(latency->mean), 3) << "  p50 " << Fixed(Milliseconds(latency->p50), 3)
