@@ -143,6 +143,22 @@ void Graph::ReplaceUses(ValueId from, ValueId to) {
   }
 }
 
+Status Graph::SetNodeOutput(NodeId id, int index, ValueId value_id) {
+  Node& n = node(id);
+  Value& v = value(value_id);
+  if (v.producer != kNoNode || v.constant != nullptr || v.is_graph_input) {
+    return Status::InvalidArgument("value '" + v.name + "' is produced more than once");
+  }
+  if (index < 0 || static_cast<std::size_t>(index) >= n.outputs.size()) {
+    return Status::InvalidArgument(Describe(id) + " has no output " + std::to_string(index));
+  }
+  ValueId& output = n.outputs[static_cast<std::size_t>(index)];
+  if (output != kNoValue && value(output).producer == id) value(output).producer = kNoNode;
+  output = value_id;
+  v.producer = id;
+  return Status::Ok();
+}
+
 std::vector<NodeId> Graph::LiveNodes() const {
   std::vector<NodeId> live;
   live.reserve(nodes_.size());

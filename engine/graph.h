@@ -149,6 +149,10 @@ class Graph {
 
   // Redirects every use of `from` (node inputs and graph outputs) to `to`.
   void ReplaceUses(ValueId from, ValueId to);
+  // Makes live node `id` produce `value_id` as its output `index`; the value it produced there
+  // before is left without a producer. Fails if `value_id` is produced, constant or a graph
+  // input (a fusion pass removes the node that produced it first).
+  Status SetNodeOutput(NodeId id, int index, ValueId value_id);
 
   int num_values() const { return static_cast<int>(values_.size()); }
   int num_nodes() const { return static_cast<int>(nodes_.size()); }

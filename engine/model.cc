@@ -59,6 +59,10 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
   stats.removed_nodes = RemoveIdentities(graph);
   stats.removed_nodes += RemoveDeadNodes(graph);
   if (options.optimize) {
+    EDGEMOND_ASSIGN_OR_RETURN(const int folded, FoldConvBatchNormalization(graph));
+    EDGEMOND_ASSIGN_OR_RETURN(const int fused, FuseActivations(graph, registry));
+    stats.fused_nodes = folded + fused;
+    // Last: it turns the fused nodes into NHWC kernels that keep their activations.
     LayoutStats layout;
     EDGEMOND_RETURN_IF_ERROR(ConvertToNhwc(graph, registry, &layout));
     stats.layout_reorders = layout.reorders;

@@ -2,10 +2,11 @@
 //
 // Model::Build turns a Graph into an execution plan: it binds input shapes, prepares every
 // kernel (which resolves all shapes and packs weights), folds constants, removes what does not
-// contribute to an output, orders the remaining nodes and plans one arena for all intermediate
-// tensors. All shapes are static afterwards; a model for other input shapes is built again.
-// The ncnn split: Model is ncnn's Net (graph and weights), Session is its Extractor (the state
-// of one inference); docs/adr/0104-engine-model-session.md.
+// contribute to an output, folds BatchNormalization into convolutions and fuses activations,
+// orders the remaining nodes and plans one arena for all intermediate tensors. All shapes are
+// static afterwards; a model for other input shapes is built again. The ncnn split: Model is ncnn's
+// Net (graph and weights), Session is its Extractor (the state of one inference);
+// docs/adr/0104-engine-model-session.md.
 //
 // Thread safety: a built Model is immutable; share it as std::shared_ptr<const Model> and use
 // it from any number of threads, each through its own Session.
@@ -42,9 +43,10 @@ struct ModelOptions {
   // Refuse models whose arena, or any one tensor (folded constants included), would be
   // larger. The default only stops absurd sizes; the daemon sets the device's budget.
   std::int64_t max_arena_bytes = kMaxTensorBytes;
-  // Run the CPU layout pass (engine/layout_pass.h): convolutions, pooling and dense layers on
-  // the optimized NHWC kernels with packed weights. Off, every node runs its reference kernel
-  // (tests compare the two).
+  // Run the graph optimizations: Conv+BatchNormalization folding, activation fusion
+  // (engine/passes.h), and the CPU layout pass (engine/layout_pass.h) that puts convolutions,
+  // pooling and dense layers on the optimized NHWC kernels with packed weights. Off, every
+  // node of the graph as loaded runs its reference kernel (tests compare the two).
   bool optimize = true;
 };
 
@@ -63,6 +65,7 @@ struct ModelStats {
   int model_nodes = 0;              // Nodes in the graph as loaded.
   int folded_nodes = 0;             // Evaluated at load time.
   int removed_nodes = 0;            // Identity/Dropout and dead nodes.
+  int fused_nodes = 0;              // Folded into a Conv or fused into their producer.
   int executed_nodes = 0;           // Steps of one inference.
   int layout_reorders = 0;          // Transposes the layout pass added between NCHW and NHWC.
   std::int64_t parameters = 0;      // Elements of floating-point initializers and Constant nodes.

@@ -8,9 +8,13 @@
 //                        exporters emit for static shapes, fold this way)
 //   RemoveIdentities     Identity, and Dropout in inference mode, become plain renames
 //   RemoveDeadNodes      nodes that no graph output depends on
+//   FoldConvBatchNormalization   inference BatchNormalization after a Conv with constant
+//                        weights becomes the Conv's weights and bias
+//   FuseActivations      an activation after an op whose kernel applies it becomes that op's
+//                        Node::activation (engine/activation.h)
 //
-// Fusions (Conv+BatchNormalization folding, activation fusion) and layout assignment are later
-// passes in the same style: a function over Graph& that keeps Graph::Validate() true.
+// The last two are the graph optimizations (ModelOptions::optimize). Each pass is a function
+// over Graph& that keeps Graph::Validate() true; a layout pass would be another.
 // Every pass reports errors naming the node, e.g. "node 'conv1' (Conv, opset 13): ...".
 
 #ifndef EDGEMOND_ENGINE_PASSES_H_
@@ -63,6 +67,22 @@ int RemoveIdentities(Graph& graph);
 
 // Removes live nodes whose outputs reach no graph output. Returns the number removed.
 int RemoveDeadNodes(Graph& graph);
+
+// Folds BatchNormalization into the Conv before it: when a Conv with constant float32 weights
+// (and bias, if any) feeds only an inference-mode BatchNormalization with constant [M]
+// parameters, the Conv gets W' = W * s and B' = (B - mean) * s + bias per output channel,
+// s = scale / sqrt(var + epsilon) (computed in double), and produces the BatchNormalization's
+// output. Weights no other node uses are released. Returns the number of nodes removed.
+Result<int> FoldConvBatchNormalization(Graph& graph);
+
+// Fuses activations into the ops that produce their input. An activation node (Relu,
+// LeakyRelu, Clip with constant bounds, HardSigmoid, HardSwish, Sigmoid) is fused when its
+// input is float32, read by no other node, not a graph output, and produced by a node without
+// an activation whose kernel declares the kind (Kernel::SupportsActivation: the reference
+// Conv, Gemm, MatMul and Add). Two patterns fuse as one activation: x * Sigmoid(x) as Silu
+// and x * HardSigmoid(x) with alpha 1/6, beta 0.5 as HardSwish, where x is read only by the
+// two nodes. Returns the number of nodes removed.
+Result<int> FuseActivations(Graph& graph, const KernelRegistry& registry);
 
 // A node's kernel after Prepare(), with what Prepare() reported.
 struct PreparedKernel {

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
+
+#include "engine/benchmark.h"
 #include "engine/model.h"
 #include "engine/session.h"
 #include "engine/testing/op_tester.h"
@@ -61,6 +65,66 @@ Attribute IntAttribute(std::string name, std::int64_t value) {
   attribute.type = Attribute::Type::kInt;
   attribute.i = value;
   return attribute;
+}
+
+Attribute FloatAttr(std::string name, float value) {
+  Attribute attribute;
+  attribute.name = std::move(name);
+  attribute.type = Attribute::Type::kFloat;
+  attribute.f = value;
+  return attribute;
+}
+
+Attribute IntsAttribute(std::string name, std::vector<std::int64_t> values) {
+  Attribute attribute;
+  attribute.name = std::move(name);
+  attribute.type = Attribute::Type::kInts;
+  attribute.ints = std::move(values);
+  return attribute;
+}
+
+Tensor Random(Shape shape, std::uint64_t seed, float offset = 0.0f) {
+  Tensor tensor = *MakeDeterministicTensor({DataType::kFloat32, std::move(shape)}, seed);
+  for (float& v : tensor.mutable_values<float>()) v += offset;
+  return tensor;
+}
+
+// The labels of a model's steps, in order: {"Conv+Relu", "Add"}.
+std::vector<std::string> Labels(const Model& model) {
+  std::vector<std::string> labels;
+  for (const Model::Step& step : model.steps()) labels.push_back(step.label);
+  return labels;
+}
+
+// Builds `make()` with and without the optimizations, runs both on the same deterministic
+// inputs, expects every output to agree within `relative` * max(1, |unoptimized|), and returns
+// the optimized model.
+std::shared_ptr<const Model> BuildBothWaysAndCompare(const std::function<Graph()>& make,
+                                                     float relative = 1e-5f) {
+  ModelOptions plain_options;
+  plain_options.optimize = false;
+  Result<std::shared_ptr<const Model>> plain = Model::Build(make(), plain_options);
+  Result<std::shared_ptr<const Model>> optimized = Model::Build(make(), ModelOptions{});
+  EXPECT_TRUE(plain.ok()) << plain.status();
+  EXPECT_TRUE(optimized.ok()) << optimized.status();
+  if (!plain.ok() || !optimized.ok()) return nullptr;
+  EXPECT_EQ((*plain)->stats().fused_nodes, 0);
+  std::unique_ptr<Session> a = *Session::Create(*plain);
+  std::unique_ptr<Session> b = *Session::Create(*optimized);
+  EXPECT_TRUE(SetDeterministicInputs(*a, 7).ok());
+  EXPECT_TRUE(SetDeterministicInputs(*b, 7).ok());
+  EXPECT_TRUE(a->Run().ok());
+  EXPECT_TRUE(b->Run().ok());
+  for (const IoInfo& output : (*plain)->outputs()) {
+    const std::span<const float> expected = a->Output(output.name)->values<float>();
+    const std::span<const float> actual = b->Output(output.name)->values<float>();
+    EXPECT_EQ(actual.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i) {
+      EXPECT_NEAR(actual[i], expected[i], relative * std::max(1.0f, std::fabs(expected[i])))
+          << output.name << " element " << i;
+    }
+  }
+  return *optimized;
 }
 
 // The exporter idiom: x.view(x.size(0), -1) becomes Shape -> Gather -> Unsqueeze -> Concat ->
@@ -205,6 +269,168 @@ TEST(PassesTest, ComparesComputedShapesWithDeclaredOnes) {
   EXPECT_NE(status.message().find("has shape 3x2 but the model declares float32[2x3]"),
             std::string_view::npos)
       << status;
+}
+
+// x -> Conv -> BatchNormalization -> Relu, as exporters emit it when BatchNormalization is
+// not folded (training-mode exports, other frameworks).
+Graph ConvBatchNormRelu(bool conv_bias) {
+  GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{1, ""}, {3, ""}, {8, ""}, {7, ""}})
+      .Constant("w", Random(Shape({4, 3, 3, 3}), 1))
+      .Constant("b", Random(Shape({4}), 2))
+      .Constant("scale", Random(Shape({4}), 3, 1.5f))
+      .Constant("bias", Random(Shape({4}), 4))
+      .Constant("mean", Random(Shape({4}), 5))
+      .Constant("var", Random(Shape({4}), 6, 1.5f));
+  if (conv_bias) {
+    builder.Node("Conv", {"x", "w", "b"}, {"c"}, {IntsAttribute("pads", {1, 1, 1, 1})});
+  } else {
+    builder.Node("Conv", {"x", "w"}, {"c"}, {IntsAttribute("pads", {1, 1, 1, 1})});
+  }
+  builder
+      .Node("BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"n"},
+            {FloatAttr("epsilon", 1e-3f)}, 15)
+      .Node("Relu", {"n"}, {"y"})
+      .Output("y");
+  return builder.Take();
+}
+
+TEST(OptimizeTest, FoldsBatchNormalizationIntoConvAndFusesRelu) {
+  for (const bool bias : {true, false}) {
+    const std::shared_ptr<const Model> model =
+        BuildBothWaysAndCompare([bias] { return ConvBatchNormRelu(bias); });
+    ASSERT_NE(model, nullptr);
+    EXPECT_EQ(Labels(*model), std::vector<std::string>({"Conv+Relu"}));
+    EXPECT_EQ(model->stats().fused_nodes, 2);
+    EXPECT_EQ(model->outputs()[0].name, "y");
+    // The original weights are no longer held.
+    EXPECT_EQ(model->graph().value(model->graph().FindValue("w")).constant, nullptr);
+  }
+}
+
+TEST(OptimizeTest, KeepsWeightsOtherNodesRead) {
+  const auto make = [] {
+    GraphBuilder builder;
+    builder.Input("x", DataType::kFloat32, {{1, ""}, {2, ""}, {5, ""}, {5, ""}})
+        .Constant("w", Random(Shape({2, 2, 1, 1}), 1))
+        .Constant("scale", Random(Shape({2}), 3, 1.5f))
+        .Constant("bias", Random(Shape({2}), 4))
+        .Constant("mean", Random(Shape({2}), 5))
+        .Constant("var", Random(Shape({2}), 6, 1.5f))
+        .Node("Conv", {"x", "w"}, {"c1"})
+        .Node("BatchNormalization", {"c1", "scale", "bias", "mean", "var"}, {"n1"})
+        .Node("Conv", {"x", "w"}, {"c2"})
+        .Node("Add", {"n1", "c2"}, {"y"})
+        .Output("y");
+    return builder.Take();
+  };
+  const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make);
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(Labels(*model), std::vector<std::string>({"Conv", "Conv", "Add"}));
+  EXPECT_NE(model->graph().value(model->graph().FindValue("w")).constant, nullptr);
+}
+
+TEST(OptimizeTest, FusesTheResidualRelu) {
+  const auto make = [] {
+    GraphBuilder builder;
+    builder.Input("x", DataType::kFloat32, {{1, ""}, {2, ""}, {4, ""}, {4, ""}})
+        .Constant("w", Random(Shape({2, 2, 3, 3}), 1))
+        .Node("Conv", {"x", "w"}, {"c"}, {IntsAttribute("pads", {1, 1, 1, 1})})
+        .Node("Relu", {"c"}, {"r"})
+        .Node("Add", {"r", "x"}, {"s"})
+        .Node("Relu", {"s"}, {"y"})
+        .Output("y");
+    return builder.Take();
+  };
+  const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make);
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(Labels(*model), std::vector<std::string>({"Conv+Relu", "Add+Relu"}));
+}
+
+TEST(OptimizeTest, RecognisesSiluAndHardSwishPatterns) {
+  for (const bool swapped : {false, true}) {
+    const auto make = [swapped] {
+      GraphBuilder builder;
+      builder.Input("a", DataType::kFloat32, {{3, ""}, {8, ""}})
+          .Input("x", DataType::kFloat32, {{1, ""}, {2, ""}, {4, ""}, {4, ""}})
+          .Constant("b", Random(Shape({8, 5}), 1, 0.5f))
+          .Constant("w", Random(Shape({2, 2, 1, 1}), 2))
+          .Node("Gemm", {"a", "b"}, {"g"})
+          .Node("Sigmoid", {"g"}, {"s"})
+          .Node("Mul",
+                swapped ? std::vector<std::string>{"s", "g"} : std::vector<std::string>{"g", "s"},
+                {"y1"})
+          .Node("Conv", {"x", "w"}, {"c"})
+          .Node("HardSigmoid", {"c"}, {"h"},
+                {FloatAttr("alpha", kHardSwishAlpha), FloatAttr("beta", 0.5f)})
+          .Node("Mul",
+                swapped ? std::vector<std::string>{"h", "c"} : std::vector<std::string>{"c", "h"},
+                {"y2"})
+          .Output("y1")
+          .Output("y2");
+      return builder.Take();
+    };
+    const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make);
+    ASSERT_NE(model, nullptr);
+    EXPECT_EQ(Labels(*model), std::vector<std::string>({"Gemm+Silu", "Conv+HardSwish"}));
+    EXPECT_EQ(model->stats().fused_nodes, 4);
+  }
+}
+
+TEST(OptimizeTest, LeavesWhatItCannotFuse) {
+  const auto make = [] {
+    GraphBuilder builder;
+    builder.Input("x", DataType::kFloat32, {{1, ""}, {2, ""}, {4, ""}, {4, ""}})
+        .Input("lo", DataType::kFloat32, {})
+        .Constant("w", Random(Shape({2, 2, 1, 1}), 2))
+        .Constant("six", FloatTensor(Shape(), {6}))
+        // Read twice: the Conv output is needed unactivated by the Add.
+        .Node("Conv", {"x", "w"}, {"c1"})
+        .Node("Relu", {"c1"}, {"r1"})
+        .Node("Add", {"r1", "c1"}, {"y1"})
+        // A graph output itself.
+        .Node("Conv", {"x", "w"}, {"c2"})
+        .Node("Sigmoid", {"c2"}, {"y2"})
+        // Sub applies no fused activation.
+        .Node("Sub", {"x", "x"}, {"d"})
+        .Node("Relu", {"d"}, {"y3"})
+        // A Clip bound computed at run time.
+        .Node("Conv", {"x", "w"}, {"c4"})
+        .Node("Clip", {"c4", "lo", "six"}, {"y4"})
+        // A HardSigmoid gate without HardSwish's constants is not HardSwish.
+        .Node("Conv", {"x", "w"}, {"c5"})
+        .Node("HardSigmoid", {"c5"}, {"h5"})
+        .Node("Mul", {"c5", "h5"}, {"y5"})
+        .Output("y1")
+        .Output("c2")
+        .Output("y2")
+        .Output("y3")
+        .Output("y4")
+        .Output("y5");
+    return builder.Take();
+  };
+  const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make);
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->stats().fused_nodes, 0);
+  EXPECT_EQ(model->steps().size(), 12u);
+}
+
+TEST(OptimizeTest, FusesClipWithConstantBounds) {
+  const auto make = [] {
+    GraphBuilder builder;
+    builder.Input("a", DataType::kFloat32, {{2, ""}, {3, ""}, {4, ""}})
+        .Constant("b", Random(Shape({4, 5}), 1, 0.5f))
+        .Constant("zero", FloatTensor(Shape(), {0}))
+        .Constant("top", FloatTensor(Shape(), {0.25f}))
+        .Node("MatMul", {"a", "b"}, {"m"})
+        .Node("Clip", {"m", "zero", "top"}, {"y"})
+        .Output("y");
+    return builder.Take();
+  };
+  const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make);
+  ASSERT_NE(model, nullptr);
+  ASSERT_EQ(model->steps().size(), 1u);
+  EXPECT_EQ(model->steps()[0].activation, FusedActivation::Clip(0.0f, 0.25f));
 }
 
 TEST(BindInputShapesTest, BindsSymbolsAndChecksNumbers) {

@@ -343,7 +343,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   if (options.profile && latency->runs > 0) {
     for (std::size_t s = 0; s < model->steps().size(); ++s) {
       const double ms = Milliseconds(profile.totals()[s]) / latency->runs;
-      op_ms[model->steps()[s].op_type] += ms;
+      op_ms[model->steps()[s].label] += ms;
       node_ms.emplace_back(ms, s);
     }
     std::stable_sort(node_ms.begin(), node_ms.end(),
@@ -369,6 +369,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     model_json["executed_nodes"] = stats.executed_nodes;
     model_json["folded_nodes"] = stats.folded_nodes;
     model_json["removed_nodes"] = stats.removed_nodes;
+    model_json["fused_nodes"] = stats.fused_nodes;
     model_json["constant_bytes"] = stats.constant_bytes;
     model_json["inputs"] = Json::array();
     for (const IoInfo& io : model->inputs()) model_json["inputs"].push_back(TensorInfoJson(io));
@@ -407,7 +408,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       Json nodes = Json::array();
       for (const auto& [ms, s] : node_ms) {
         nodes.push_back(
-            Json{{"name", model->steps()[s].name}, {"op", model->steps()[s].op_type}, {"ms", ms}});
+            Json{{"name", model->steps()[s].name}, {"op", model->steps()[s].label}, {"ms", ms}});
       }
       Json ops = Json::object();
       for (const auto& [op, ms] : op_ms) ops[op] = ms;
@@ -436,7 +437,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
         << " G per inference\n";
     out << "nodes          " << stats.model_nodes << " in the model, " << stats.executed_nodes
         << " executed (" << stats.folded_nodes << " folded at load, " << stats.removed_nodes
-        << " removed)\n";
+        << " removed, " << stats.fused_nodes << " fused)\n";
     out << "memory         arena " << HumanBytes(stats.arena_bytes) << " (without reuse "
         << HumanBytes(stats.unshared_bytes) << "), constants " << HumanBytes(stats.constant_bytes)
         << ", peak RSS " << HumanBytes(rss) << "\n";
@@ -487,7 +488,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       for (std::size_t i = 0; i < node_ms.size() && i < 10; ++i) {
         const Model::Step& step = model->steps()[node_ms[i].second];
         out << "                 " << Fixed(node_ms[i].first, 3) << "  " << step.name << " ("
-            << step.op_type << ")\n";
+            << step.label << ")\n";
       }
     }
   }
