@@ -19,6 +19,8 @@
 #include "engine/kernels/dense.h"
 #include "engine/kernels/div.h"
 #include "engine/kernels/dropout.h"
+#include "engine/kernels/fast_elementwise.h"
+#include "engine/kernels/fast_transpose.h"
 #include "engine/kernels/flatten.h"
 #include "engine/kernels/gather.h"
 #include "engine/kernels/gemm.h"
@@ -47,35 +49,35 @@ namespace edgemond::engine {
 Status RegisterBuiltinKernels(KernelRegistry& registry) {
   const KernelDef defs[] = {
       // domain, op, since, until, factory
-      {"", "Add", 7, kNewestOpset, &MakeKernel<AddKernel>},
+      {"", "Add", 7, kNewestOpset, &MakeKernel<FastAddKernel>},
       {"", "AveragePool", 7, kNewestOpset, &MakeKernel<AveragePoolKernel>},
       {"", "BatchNormalization", 7, kNewestOpset, &MakeKernel<BatchNormalizationKernel>},
       {"", "Cast", 6, kNewestOpset, &MakeKernel<CastKernel>},
-      {"", "Clip", 6, kNewestOpset, &MakeKernel<ClipKernel>},
+      {"", "Clip", 6, kNewestOpset, &MakeKernel<FastClipKernel>},
       {"", "Concat", 4, kNewestOpset, &MakeKernel<ConcatKernel>},
       {"", "Constant", 1, kNewestOpset, &MakeKernel<ConstantKernel>},
       {"", "Conv", 1, kNewestOpset, &MakeKernel<ConvKernel>},
-      {"", "Div", 7, kNewestOpset, &MakeKernel<DivKernel>},
+      {"", "Div", 7, kNewestOpset, &MakeKernel<FastDivKernel>},
       {"", "Dropout", 7, kNewestOpset, &MakeKernel<DropoutKernel>},
       {"", "Flatten", 1, kNewestOpset, &MakeKernel<FlattenKernel>},
       {"", "Gather", 1, kNewestOpset, &MakeKernel<GatherKernel>},
       {"", "Gemm", 7, kNewestOpset, &MakeKernel<GemmKernel>},
       {"", "GlobalAveragePool", 1, kNewestOpset, &MakeKernel<GlobalAveragePoolKernel>},
-      {"", "HardSigmoid", 6, kNewestOpset, &MakeKernel<HardSigmoidKernel>},
-      {"", "HardSwish", 14, kNewestOpset, &MakeKernel<HardSwishKernel>},
+      {"", "HardSigmoid", 6, kNewestOpset, &MakeKernel<FastHardSigmoidKernel>},
+      {"", "HardSwish", 14, kNewestOpset, &MakeKernel<FastHardSwishKernel>},
       {"", "Identity", 1, kNewestOpset, &MakeKernel<IdentityKernel>},
       {"", "MatMul", 1, kNewestOpset, &MakeKernel<MatMulKernel>},
       {"", "MaxPool", 1, kNewestOpset, &MakeKernel<MaxPoolKernel>},
-      {"", "Mul", 7, kNewestOpset, &MakeKernel<MulKernel>},
+      {"", "Mul", 7, kNewestOpset, &MakeKernel<FastMulKernel>},
       {"", "ReduceMean", 1, kNewestOpset, &MakeKernel<ReduceMeanKernel>},
-      {"", "Relu", 6, kNewestOpset, &MakeKernel<ReluKernel>},
+      {"", "Relu", 6, kNewestOpset, &MakeKernel<FastReluKernel>},
       {"", "Reshape", 5, kNewestOpset, &MakeKernel<ReshapeKernel>},
       {"", "Shape", 1, kNewestOpset, &MakeKernel<ShapeKernel>},
-      {"", "Sigmoid", 6, kNewestOpset, &MakeKernel<SigmoidKernel>},
-      {"", "Slice", 1, kNewestOpset, &MakeKernel<SliceKernel>},
+      {"", "Sigmoid", 6, kNewestOpset, &MakeKernel<FastSigmoidKernel>},
+      {"", "Slice", 1, kNewestOpset, &MakeKernel<FastSliceKernel>},
       {"", "Softmax", 1, kNewestOpset, &MakeKernel<SoftmaxKernel>},
-      {"", "Sub", 7, kNewestOpset, &MakeKernel<SubKernel>},
-      {"", "Transpose", 1, kNewestOpset, &MakeKernel<TransposeKernel>},
+      {"", "Sub", 7, kNewestOpset, &MakeKernel<FastSubKernel>},
+      {"", "Transpose", 1, kNewestOpset, &MakeKernel<FastTransposeKernel>},
       {"", "Unsqueeze", 1, kNewestOpset, &MakeKernel<UnsqueezeKernel>},
       // The engine's own operators, made by engine/layout_pass.h (opset 1 only).
       {kInternalDomain, "ChannelShuffle", 1, 1, &MakeKernel<ChannelShuffleKernel>},

@@ -63,9 +63,11 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     EDGEMOND_ASSIGN_OR_RETURN(const int fused, FuseActivations(graph, registry));
     stats.fused_nodes = folded + fused;
     // Last: it turns the fused nodes into NHWC kernels that keep their activations.
-    LayoutStats layout;
-    EDGEMOND_RETURN_IF_ERROR(ConvertToNhwc(graph, registry, &layout));
-    stats.layout_reorders = layout.reorders;
+    if (options.cpu_layout) {
+      LayoutStats layout;
+      EDGEMOND_RETURN_IF_ERROR(ConvertToNhwc(graph, registry, &layout));
+      stats.layout_reorders = layout.reorders;
+    }
   }
   EDGEMOND_RETURN_IF_ERROR(graph.Validate());
   EDGEMOND_ASSIGN_OR_RETURN(const std::vector<NodeId> order, graph.TopologicalOrder());

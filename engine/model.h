@@ -43,11 +43,13 @@ struct ModelOptions {
   // Refuse models whose arena, or any one tensor (folded constants included), would be
   // larger. The default only stops absurd sizes; the daemon sets the device's budget.
   std::int64_t max_arena_bytes = kMaxTensorBytes;
-  // Run the graph optimizations: Conv+BatchNormalization folding, activation fusion
-  // (engine/passes.h), and the CPU layout pass (engine/layout_pass.h) that puts convolutions,
-  // pooling and dense layers on the optimized NHWC kernels with packed weights. Off, every
-  // node of the graph as loaded runs its reference kernel (tests compare the two).
+  // Run the graph optimizations: Conv+BatchNormalization folding and activation fusion
+  // (engine/passes.h). Off, every node of the graph as loaded runs its reference kernel.
   bool optimize = true;
+  // With `optimize`, also run the CPU layout pass (engine/layout_pass.h): convolutions,
+  // pooling and dense layers on the optimized NHWC kernels with packed weights. Off only to
+  // look at (or compare with) the fused graph in plain layout.
+  bool cpu_layout = true;
 };
 
 // A graph input or output as callers see it.

@@ -11,6 +11,7 @@
 namespace edgemond::engine::cpu {
 namespace {
 constexpr int kRows = 6;
+constexpr int kTilePanels = 1;
 }  // namespace
 }  // namespace edgemond::engine::cpu
 

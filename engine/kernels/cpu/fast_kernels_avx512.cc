@@ -11,6 +11,7 @@
 namespace edgemond::engine::cpu {
 namespace {
 constexpr int kRows = 12;
+constexpr int kTilePanels = 2;
 }  // namespace
 }  // namespace edgemond::engine::cpu
 

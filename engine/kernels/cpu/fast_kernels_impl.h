@@ -127,34 +127,42 @@ inline void ActivateSpan(const float* x, float* y, int64_t count, const Activati
 // ---------------------------------------------------------------------------------------------
 // GEMM micro-kernel and convolution.
 
-// One kRows x kPanelWidth output tile: y[r][n] = act(bias[n] + sum_k a_r[k] * w[k][n]
-// (+ residual[r][n])). `rows` holds, per tap, kRows input row pointers (of `cin` floats each).
-// Only the first `mr` rows and `nc` columns are stored.
-template <Activation kAct>
+// One kR x (kP * kPanelWidth) output tile: y[r][n] = act(bias[n] + sum_k a_r[k] * w[k][n]
+// (+ residual[r][n])). `rows` holds, per tap, kRows input row pointers (of `cin` floats each);
+// the kP panels of weights lie `panel_stride` floats apart. Only the first `mr` (<= kR) rows
+// and `nc` columns are stored. kR < kRows serves the last rows of a block (and dense layers
+// of one row) without computing rows that would be dropped; kP = 2 halves the broadcasts per
+// multiply-add where the register file allows (AVX-512: 12 x 2 accumulators).
+template <Activation kAct, int kR, int kP>
 inline void MicroTile(int64_t taps, int64_t cin, const float* const* rows, const float* w,
-                      const float* bias, float* y, int64_t ldy, const float* residual, int64_t ldr,
-                      int mr, int nc, const ActivationParams& p) {
-  Vec acc[kRows][kPanelVecs];
-  for (int j = 0; j < kPanelVecs; ++j) {
+                      int64_t panel_stride, const float* bias, float* y, int64_t ldy,
+                      const float* residual, int64_t ldr, int mr, int nc,
+                      const ActivationParams& p) {
+  constexpr int kVecs = kP * kPanelVecs;
+  Vec acc[kR][kVecs];
+  for (int j = 0; j < kVecs; ++j) {
     const Vec b = Load(bias + j * kW);
-    for (int r = 0; r < kRows; ++r) acc[r][j] = b;
+    for (int r = 0; r < kR; ++r) acc[r][j] = b;
   }
   for (int64_t t = 0; t < taps; ++t) {
-    const float* a[kRows];
-    for (int r = 0; r < kRows; ++r) a[r] = rows[t * kRows + r];
+    const float* a[kR];
+    for (int r = 0; r < kR; ++r) a[r] = rows[t * kRows + r];
     for (int64_t c = 0; c < cin; ++c) {
-      Vec b[kPanelVecs];
-      for (int j = 0; j < kPanelVecs; ++j) b[j] = Load(w + j * kW);
-      for (int r = 0; r < kRows; ++r) {
+      Vec b[kVecs];
+      for (int q = 0; q < kP; ++q) {
+        for (int j = 0; j < kPanelVecs; ++j)
+          b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
+      }
+      for (int r = 0; r < kR; ++r) {
         const Vec s = Set1(a[r][c]);
-        for (int j = 0; j < kPanelVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
+        for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
       }
       w += kPanelWidth;
     }
   }
-  if (mr == kRows && nc == kPanelWidth) {
-    for (int r = 0; r < kRows; ++r) {
-      for (int j = 0; j < kPanelVecs; ++j) {
+  if (mr == kR && nc == kP * kPanelWidth) {
+    for (int r = 0; r < kR; ++r) {
+      for (int j = 0; j < kVecs; ++j) {
         Vec v = acc[r][j];
         if (residual != nullptr) v = Add(v, Load(residual + r * ldr + j * kW));
         Store(y + r * ldy + j * kW, Activate<kAct>(v, p));
@@ -162,9 +170,9 @@ inline void MicroTile(int64_t taps, int64_t cin, const float* const* rows, const
     }
     return;
   }
-  float tile[kPanelWidth];
+  float tile[kP * kPanelWidth];
   for (int r = 0; r < mr; ++r) {
-    for (int j = 0; j < kPanelVecs; ++j) {
+    for (int j = 0; j < kVecs; ++j) {
       Vec v = acc[r][j];
       if (residual != nullptr) {
         float res[kW] = {};
@@ -177,12 +185,35 @@ inline void MicroTile(int64_t taps, int64_t cin, const float* const* rows, const
   }
 }
 
+template <Activation kAct, int kP>
+inline void MicroTileRows(int64_t taps, int64_t cin, const float* const* rows, const float* w,
+                          int64_t panel_stride, const float* bias, float* y, int64_t ldy,
+                          const float* residual, int64_t ldr, int mr, int nc,
+                          const ActivationParams& p) {
+  if (mr > kRows / 2) {
+    MicroTile<kAct, kRows, kP>(taps, cin, rows, w, panel_stride, bias, y, ldy, residual, ldr, mr,
+                               nc, p);
+  } else if (mr > 1) {
+    MicroTile<kAct, kRows / 2, kP>(taps, cin, rows, w, panel_stride, bias, y, ldy, residual, ldr,
+                                   mr, nc, p);
+  } else {
+    MicroTile<kAct, 1, kP>(taps, cin, rows, w, panel_stride, bias, y, ldy, residual, ldr, mr, nc,
+                           p);
+  }
+}
+
+// The longest reduction (taps x input channels) gathered into contiguous rows per tile.
+constexpr int64_t kMaxGatherK = 160;
+// The most taps one indirection table holds (kNhwcConvMaxTaps).
+constexpr int kMaxTaps = 64;
+
 template <Activation kAct>
 void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   const int64_t pixels = g.out_h * g.out_w;
   const int64_t taps = g.kernel_h * g.kernel_w;
   const int64_t k = taps * g.in_c;
   const int64_t panels = PaddedChannels(g.out_c) / kPanelWidth;
+  const int64_t panel_groups = (panels + kTilePanels - 1) / kTilePanels;
   const int64_t group_floats = PackedConvFloats(g.out_c, g.in_c, g.kernel_h, g.kernel_w);
   // Pixel blocks sized so that the inputs one block reads stay in the L2 cache while every
   // panel of weights passes over them.
@@ -190,18 +221,20 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   block_tiles = MaxI(1, MinI(block_tiles, 16));
   const int64_t block = block_tiles * kRows;
   const int64_t blocks = (pixels + block - 1) / block;
-  const int64_t tasks = g.batch * g.groups * blocks * panels;
+  const int64_t tasks = g.batch * g.groups * blocks * panel_groups;
+  const bool gather = taps > 1 && g.in_c < 8 && k <= kMaxGatherK;
   const bool pointwise = taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 0 &&
                          g.pad_left == 0 && g.in_h == g.out_h && g.in_w == g.out_w;
 
   ParallelFor(pool, tasks, 1, [&](int64_t begin, int64_t end) {
     // Indirection table for one tile; taps x kRows pointers (7x7 kernels: 294).
-    constexpr int kMaxTaps = 64;
     const float* small_rows[kMaxTaps * kRows];
+    alignas(64) float gathered[kRows * kMaxGatherK];
     const float** rows = small_rows;
     for (int64_t task = begin; task < end; ++task) {
-      const int64_t panel = task % panels;
-      int64_t rest = task / panels;
+      const int64_t panel = (task % panel_groups) * kTilePanels;
+      const int tile_panels = static_cast<int>(MinI(kTilePanels, panels - panel));
+      int64_t rest = task / panel_groups;
       const int64_t b = rest % blocks;
       rest /= blocks;
       const int64_t group = rest % g.groups;
@@ -210,7 +243,8 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
       const float* w = g.packed_w + group * group_floats + panel * k * kPanelWidth;
       const float* bias = g.bias + group * PaddedChannels(g.out_c) + panel * kPanelWidth;
       const int64_t col = group * g.out_c + panel * kPanelWidth;
-      const int nc = static_cast<int>(MinI(kPanelWidth, g.out_c - panel * kPanelWidth));
+      const int nc =
+          static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
       const int64_t p_end = MinI(pixels, (b + 1) * block);
       for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
         const int mr = static_cast<int>(MinI(kRows, p_end - p0));
@@ -234,10 +268,38 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
             }
           }
         }
+        // Few input channels (a network's first layer): each tap would add only in_c
+        // multiply-adds per pointer, so the tile's rows are gathered into one contiguous
+        // K-long row each and run as a single tap.
+        int64_t tile_taps = taps;
+        int64_t tile_cin = g.in_c;
+        const float* const* tile_rows = rows;
+        const float* gathered_rows[kRows];
+        if (gather) {
+          for (int r = 0; r < kRows; ++r) {
+            float* dst = gathered + r * k;
+            for (int64_t t = 0; t < taps; ++t) {
+              const float* src = rows[t * kRows + r];
+              for (int64_t c = 0; c < g.in_c; ++c) dst[t * g.in_c + c] = src[c];
+            }
+            gathered_rows[r] = dst;
+          }
+          tile_taps = 1;
+          tile_cin = k;
+          tile_rows = gathered_rows;
+        }
         const int64_t y_offset = (n * pixels + p0) * g.y_pixel_stride + col;
-        MicroTile<kAct>(taps, g.in_c, rows, w, bias, g.y + y_offset, g.y_pixel_stride,
-                        g.residual != nullptr ? g.residual + y_offset : nullptr, g.y_pixel_stride,
-                        mr, nc, g.activation);
+        const float* residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
+        float* y = g.y + y_offset;
+        if (tile_panels == 2) {
+          MicroTileRows<kAct, kTilePanels>(tile_taps, tile_cin, tile_rows, w, k * kPanelWidth, bias,
+                                           y, g.y_pixel_stride, residual, g.y_pixel_stride, mr, nc,
+                                           g.activation);
+        } else {
+          MicroTileRows<kAct, 1>(tile_taps, tile_cin, tile_rows, w, k * kPanelWidth, bias, y,
+                                 g.y_pixel_stride, residual, g.y_pixel_stride, mr, nc,
+                                 g.activation);
+        }
       }
     }
   });
@@ -333,7 +395,9 @@ void DepthwiseImpl(const DepthwiseArgs& g, ThreadPool* pool) {
          (ow_hi - 1) * g.stride_w - g.pad_left + (g.kernel_w - 1) * g.dilation_w >= g.in_w) {
     --ow_hi;
   }
-  const int64_t vec_channels = g.channels / kW * kW;
+  // Channels covered by vectors (all of them once there is one whole vector), the rest (fewer
+  // than a vector's width in all) one at a time.
+  const int64_t vec_channels = g.channels >= kW ? (g.channels + kW - 1) / kW * kW : 0;
   ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
       const int64_t n = row / g.out_h;
@@ -344,7 +408,11 @@ void DepthwiseImpl(const DepthwiseArgs& g, ThreadPool* pool) {
           g.residual != nullptr ? g.residual + row * g.out_w * g.channels : nullptr;
       const int64_t ih_first = oh * g.stride_h - g.pad_top;
       const bool rows_inside = ih_first >= 0 && ih_first + (g.kernel_h - 1) * g.dilation_h < g.in_h;
-      for (int64_t c = 0; c < vec_channels; c += kW) {
+      // Whole vectors of channels; when the count is not a multiple of the width, the last
+      // vector overlaps the one before it (those channels are computed twice, identically),
+      // so no channel goes down a scalar path.
+      for (int64_t c0 = 0; c0 < vec_channels; c0 += kW) {
+        const int64_t c = c0 + kW <= g.channels ? c0 : g.channels - kW;
         const auto edge = [&](int64_t ow) {
           DepthwisePixel<kAct>(g, x_image, oh, ow, c, y_row + ow * g.channels + c,
                                res_row != nullptr ? res_row + ow * g.channels + c : nullptr);
@@ -363,8 +431,8 @@ void DepthwiseImpl(const DepthwiseArgs& g, ThreadPool* pool) {
         }
         for (int64_t ow = ow_hi > ow_lo ? ow_hi : ow_lo; ow < g.out_w; ++ow) edge(ow);
       }
-      // Channels past the last whole vector, one at a time through a padded vector.
-      for (int64_t c = vec_channels; c < g.channels; ++c) {
+      // Fewer channels than one vector: one at a time through a padded vector.
+      for (int64_t c = vec_channels > 0 ? g.channels : 0; c < g.channels; ++c) {
         for (int64_t ow = 0; ow < g.out_w; ++ow) {
           float acc = g.bias[c];
           for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
@@ -396,7 +464,6 @@ void Depthwise(const DepthwiseArgs& args, ThreadPool* pool) {
 
 template <bool kMax>
 void PoolImpl(const PoolArgs& g, ThreadPool* pool) {
-  const int64_t vec_channels = g.channels / kW * kW;
   ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
       const int64_t n = row / g.out_h;
@@ -417,8 +484,11 @@ void PoolImpl(const PoolArgs& g, ThreadPool* pool) {
         }
         const Vec scale = Set1(count > 0 ? 1.0f / static_cast<float>(count) : 0.0f);
         float* yp = y_row + ow * g.channels;
-        for (int64_t c = 0; c < g.channels; c += kW) {
-          const bool tail = c >= vec_channels;
+        for (int64_t c0 = 0; c0 < g.channels; c0 += kW) {
+          // The last vector overlaps the one before it when the count is not a multiple of
+          // the width; only fewer channels than one vector take the padded path.
+          const int64_t c = c0 + kW <= g.channels || g.channels < kW ? c0 : g.channels - kW;
+          const bool tail = c + kW > g.channels;
           float lanes[kW];
           Vec acc = kMax ? Set1(-__builtin_inff()) : Zero();
           for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
@@ -456,15 +526,15 @@ void MaxPool(const PoolArgs& args, ThreadPool* pool) { PoolImpl<true>(args, pool
 
 void GlobalAveragePool(const float* x, float* y, int64_t batch, int64_t pixels, int64_t channels,
                        ThreadPool* pool) {
-  const int64_t vec_channels = channels / kW * kW;
   const float scale = 1.0f / static_cast<float>(pixels);
   const int64_t blocks = (channels + kW - 1) / kW;
   ParallelFor(pool, batch * blocks, 1, [&](int64_t begin, int64_t end) {
     for (int64_t task = begin; task < end; ++task) {
       const int64_t n = task / blocks;
-      const int64_t c = (task - n * blocks) * kW;
+      int64_t c = (task - n * blocks) * kW;
+      if (c + kW > channels && channels >= kW) c = channels - kW;  // Overlaps the previous.
       const float* xn = x + n * pixels * channels;
-      if (c < vec_channels) {
+      if (c + kW <= channels) {
         Vec acc = Zero();
         for (int64_t p = 0; p < pixels; ++p) acc = Add(acc, Load(xn + p * channels + c));
         Store(y + n * channels + c, Mul(acc, Set1(scale)));
@@ -521,7 +591,11 @@ void BinaryImpl(const float* a, const float* b, float* y, int64_t rows, int64_t 
       for (; c + kW <= cols; c += kW) {
         Store(yr + c, Activate<kAct>(Apply<kOp>(Load(ar + c), Load(br + c)), p));
       }
-      if (c < cols) {
+      if (c < cols && cols >= kW) {
+        // The last vector overlaps the one before it.
+        c = cols - kW;
+        Store(yr + c, Activate<kAct>(Apply<kOp>(Load(ar + c), Load(br + c)), p));
+      } else if (c < cols) {
         float la[kW] = {}, lb[kW] = {};
         for (int64_t i = 0; c + i < cols; ++i) {
           la[i] = ar[c + i];
