@@ -215,36 +215,36 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   const int64_t panels = PaddedChannels(g.out_c) / kPanelWidth;
   const int64_t panel_groups = (panels + kTilePanels - 1) / kTilePanels;
   const int64_t group_floats = PackedConvFloats(g.out_c, g.in_c, g.kernel_h, g.kernel_w);
-  // Pixel blocks sized so that the inputs one block reads stay in the L2 cache while every
-  // panel of weights passes over them.
-  int64_t block_tiles = 16384 / (k > 0 ? k : 1);
-  block_tiles = MaxI(1, MinI(block_tiles, 16));
-  const int64_t block = block_tiles * kRows;
-  const int64_t blocks = (pixels + block - 1) / block;
-  const int64_t tasks = g.batch * g.groups * blocks * panel_groups;
+  // Thin reductions (a network's first layer, 3 input channels): each tap would add only in_c
+  // multiply-adds per row pointer, so a tile's rows are gathered once into contiguous K-long
+  // rows and every panel runs them as a single tap.
   const bool gather = taps > 1 && g.in_c < 8 && k <= kMaxGatherK;
   const bool pointwise = taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 0 &&
                          g.pad_left == 0 && g.in_h == g.out_h && g.in_w == g.out_w;
+  // Pixel blocks: the input a block reads (about pixels x in_c floats) stays in the L2 cache
+  // while each group of weight panels, loaded once from memory, passes over all its tiles.
+  const int64_t budget_pixels = 65536 / MaxI(1, g.in_c);
+  const int64_t block_tiles = MaxI(1, MinI(64, budget_pixels / kRows));
+  const int64_t block = block_tiles * kRows;
+  const int64_t blocks = (pixels + block - 1) / block;
+  // Tasks: (image, group, block, panel group), panel group fastest, so that consecutive tasks
+  // (one thread's chunk) share a block's inputs. Gathering convolutions loop panels inside.
+  const int64_t task_panel_groups = gather ? 1 : panel_groups;
+  const int64_t tasks = g.batch * g.groups * blocks * task_panel_groups;
 
   ParallelFor(pool, tasks, 1, [&](int64_t begin, int64_t end) {
-    // Indirection table for one tile; taps x kRows pointers (7x7 kernels: 294).
-    const float* small_rows[kMaxTaps * kRows];
+    // Indirection table for one tile: taps x kRows pointers (7x7 kernels: 294).
+    const float* rows[kMaxTaps * kRows];
     alignas(64) float gathered[kRows * kMaxGatherK];
-    const float** rows = small_rows;
+    const float* gathered_rows[kRows];
     for (int64_t task = begin; task < end; ++task) {
-      const int64_t panel = (task % panel_groups) * kTilePanels;
-      const int tile_panels = static_cast<int>(MinI(kTilePanels, panels - panel));
-      int64_t rest = task / panel_groups;
+      const int64_t pg = task % task_panel_groups;
+      int64_t rest = task / task_panel_groups;
       const int64_t b = rest % blocks;
       rest /= blocks;
       const int64_t group = rest % g.groups;
       const int64_t n = rest / g.groups;
       const float* x = g.x + n * g.in_h * g.in_w * g.x_pixel_stride + group * g.in_c;
-      const float* w = g.packed_w + group * group_floats + panel * k * kPanelWidth;
-      const float* bias = g.bias + group * PaddedChannels(g.out_c) + panel * kPanelWidth;
-      const int64_t col = group * g.out_c + panel * kPanelWidth;
-      const int nc =
-          static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
       const int64_t p_end = MinI(pixels, (b + 1) * block);
       for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
         const int mr = static_cast<int>(MinI(kRows, p_end - p0));
@@ -268,13 +268,9 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
             }
           }
         }
-        // Few input channels (a network's first layer): each tap would add only in_c
-        // multiply-adds per pointer, so the tile's rows are gathered into one contiguous
-        // K-long row each and run as a single tap.
         int64_t tile_taps = taps;
         int64_t tile_cin = g.in_c;
         const float* const* tile_rows = rows;
-        const float* gathered_rows[kRows];
         if (gather) {
           for (int r = 0; r < kRows; ++r) {
             float* dst = gathered + r * k;
@@ -288,17 +284,28 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           tile_cin = k;
           tile_rows = gathered_rows;
         }
-        const int64_t y_offset = (n * pixels + p0) * g.y_pixel_stride + col;
-        const float* residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
-        float* y = g.y + y_offset;
-        if (tile_panels == 2) {
-          MicroTileRows<kAct, kTilePanels>(tile_taps, tile_cin, tile_rows, w, k * kPanelWidth, bias,
-                                           y, g.y_pixel_stride, residual, g.y_pixel_stride, mr, nc,
-                                           g.activation);
-        } else {
-          MicroTileRows<kAct, 1>(tile_taps, tile_cin, tile_rows, w, k * kPanelWidth, bias, y,
-                                 g.y_pixel_stride, residual, g.y_pixel_stride, mr, nc,
-                                 g.activation);
+        const int64_t pg_begin = gather ? 0 : pg;
+        const int64_t pg_end = gather ? panel_groups : pg + 1;
+        for (int64_t q = pg_begin; q < pg_end; ++q) {
+          const int64_t panel = q * kTilePanels;
+          const int tile_panels = static_cast<int>(MinI(kTilePanels, panels - panel));
+          const float* w = g.packed_w + group * group_floats + panel * k * kPanelWidth;
+          const float* bias = g.bias + group * PaddedChannels(g.out_c) + panel * kPanelWidth;
+          const int64_t col = group * g.out_c + panel * kPanelWidth;
+          const int nc =
+              static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
+          const int64_t y_offset = (n * pixels + p0) * g.y_pixel_stride + col;
+          const float* residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
+          float* y = g.y + y_offset;
+          if (tile_panels == 2) {
+            MicroTileRows<kAct, kTilePanels>(tile_taps, tile_cin, tile_rows, w, k * kPanelWidth,
+                                             bias, y, g.y_pixel_stride, residual, g.y_pixel_stride,
+                                             mr, nc, g.activation);
+          } else {
+            MicroTileRows<kAct, 1>(tile_taps, tile_cin, tile_rows, w, k * kPanelWidth, bias, y,
+                                   g.y_pixel_stride, residual, g.y_pixel_stride, mr, nc,
+                                   g.activation);
+          }
         }
       }
     }
