@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Exports torchvision architectures to ONNX with reference outputs, for the engine's tests.
+"""Exports torchvision architectures (and an MLP) to ONNX with reference outputs, for the engine.
 
 Uses only Debian's python3-torch, python3-torchvision and python3-onnx, offline: weights are
 random (fixed seed), not downloaded. Each model is written in the ONNX model-zoo layout:
@@ -27,6 +27,10 @@ import torch
 import torchvision
 from onnx import numpy_helper
 
+# A multilayer perceptron next to the CNNs: 1024 inputs, two hidden layers of 2048 with ReLU,
+# 1000 outputs (8.4 M parameters); "mlp" in --models.
+MLP_FEATURES = (1024, 2048, 2048, 1000)
+
 # Models the engine must run; the CI test uses the first three.
 MODELS = [
     "mobilenet_v2",
@@ -37,12 +41,28 @@ MODELS = [
     "efficientnet_b0",
     "mobilenet_v3_large",
     "resnet50",
+    "mlp",
 ]
 
 SEED = 20260101
 
 
-def randomize(model, size, generator):
+def make_mlp():
+    layers = []
+    for i in range(len(MLP_FEATURES) - 1):
+        layers.append(torch.nn.Linear(MLP_FEATURES[i], MLP_FEATURES[i + 1]))
+        if i + 2 < len(MLP_FEATURES):
+            layers.append(torch.nn.ReLU())
+    return torch.nn.Sequential(*layers)
+
+
+def make_input(name, batch, size, generator):
+    if name == "mlp":
+        return torch.randn(batch, MLP_FEATURES[0], generator=generator)
+    return torch.randn(batch, 3, size, size, generator=generator)
+
+
+def randomize(model, name, size, generator):
     """Gives BatchNorm and zero-initialised parameters realistic random values."""
     with torch.no_grad():
         for module in model.modules():
@@ -56,7 +76,7 @@ def randomize(model, size, generator):
                     module.bias.uniform_(-0.1, 0.1, generator=generator)
         model.train()
         for _ in range(4):
-            model(torch.randn(8, 3, size, size, generator=generator))
+            model(make_input(name, 8, size, generator))
     model.eval()
 
 
@@ -79,12 +99,12 @@ def check_reference(name, output, tolerance):
 def export(name, opset, size, batch, dynamic, out_dir, tolerance):
     torch.manual_seed(SEED)
     generator = torch.Generator().manual_seed(SEED)
-    model = getattr(torchvision.models, name)()
-    randomize(model, size, generator)
+    model = make_mlp() if name == "mlp" else getattr(torchvision.models, name)()
+    randomize(model, name, size, generator)
 
     # Draw inputs until every sample's top-1 class is unambiguous at the test tolerance.
     for attempt in range(20):
-        x = torch.randn(batch, 3, size, size, generator=generator)
+        x = make_input(name, batch, size, generator)
         with torch.no_grad():
             y = model(x).numpy()
         if check_reference(name, y, tolerance):
@@ -97,6 +117,8 @@ def export(name, opset, size, batch, dynamic, out_dir, tolerance):
     os.makedirs(data, exist_ok=True)
     model_path = os.path.join(case, "model.onnx")
     axes = {"input": {0: "batch", 2: "height", 3: "width"}, "output": {0: "batch"}}
+    if name == "mlp":
+        axes = {"input": {0: "batch"}, "output": {0: "batch"}}
     torch.onnx.export(
         model,
         x,
@@ -119,7 +141,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument("--models", default=",".join(MODELS[:3]),
-                        help="comma-separated torchvision model names")
+                        help="comma-separated torchvision model names, or mlp")
     parser.add_argument("--opset", type=int, default=13)
     parser.add_argument("--size", type=int, default=224, help="input height and width")
     parser.add_argument("--batch", type=int, default=1)
@@ -130,7 +152,7 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(1)
     for name in args.models.split(","):
-        if not hasattr(torchvision.models, name):
+        if name != "mlp" and not hasattr(torchvision.models, name):
             raise SystemExit(f"unknown torchvision model '{name}'")
         export(name, args.opset, args.size, args.batch, args.dynamic, args.out, args.tolerance)
     return 0
