@@ -275,7 +275,9 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
 
   SessionOptions session_options;
   session_options.threads = options.threads;
+  const SteadyTime session_start = clock.Now();
   Result<std::unique_ptr<Session>> created = Session::Create(model, session_options);
+  const SteadyTime session_end = clock.Now();
   if (!created.ok()) return Fail(created.status(), options.json, out, err);
   Session& session = **created;
 
@@ -383,6 +385,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     }
     report["model"] = std::move(model_json);
     report["load_ms"] = load_ms;
+    report["session_create_ms"] = Milliseconds(session_end - session_start);
     report["threads"] = options.threads;
     report["warmup_runs"] = options.warmup_runs;
     report["latency_ms"] = Json{{"runs", latency->runs},
@@ -431,7 +434,8 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     for (const IoInfo& io : model->outputs()) {
       out << "output         " << io.name << " " << io.info.ToString() << "\n";
     }
-    out << "load           " << Fixed(load_ms, 1) << " ms\n";
+    out << "load           " << Fixed(load_ms, 1) << " ms, session "
+        << Fixed(Milliseconds(session_end - session_start), 1) << " ms\n";
     out << "parameters     " << stats.parameters << "\n";
     out << "FLOPs          " << Fixed(static_cast<double>(stats.flops) / 1e9, 3)
         << " G per inference\n";

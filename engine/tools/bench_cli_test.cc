@@ -132,6 +132,7 @@ TEST(BenchCliTest, ReportsEverythingAsJson) {
   EXPECT_GT(report["memory"]["peak_rss_bytes"].get<std::int64_t>(), 0);
   EXPECT_EQ(report["profile"]["nodes_ms"].size(), 2u);
   EXPECT_GT(report["load_ms"].get<double>(), 0.0);
+  EXPECT_GE(report["session_create_ms"].get<double>(), 0.0);
 }
 
 TEST(BenchCliTest, ChecksGoldenData) {
