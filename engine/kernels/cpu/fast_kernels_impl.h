@@ -127,83 +127,135 @@ inline void ActivateSpan(const float* x, float* y, int64_t count, const Activati
 // ---------------------------------------------------------------------------------------------
 // GEMM micro-kernel and convolution.
 
-// One kR x (kP * kPanelWidth) output tile: y[r][n] = act(bias[n] + sum_k a_r[k] * w[k][n]
-// (+ residual[r][n])). `rows` holds, per tap, kRows input row pointers (of `cin` floats each);
-// the kP panels of weights lie `panel_stride` floats apart. Only the first `mr` (<= kR) rows
-// and `nc` columns are stored. kR < kRows serves the last rows of a block (and dense layers
-// of one row) without computing rows that would be dropped; kP = 2 halves the broadcasts per
-// multiply-add where the register file allows (AVX-512: 12 x 2 accumulators).
-template <Activation kAct, int kR, int kP>
-inline void MicroTile(int64_t taps, int64_t cin, const float* const* rows, const float* w,
-                      int64_t panel_stride, const float* bias, float* y, int64_t ldy,
-                      const float* residual, int64_t ldr, int mr, int nc,
-                      const ActivationParams& p) {
-  constexpr int kVecs = kP * kPanelVecs;
-  Vec acc[kR][kVecs];
-  for (int j = 0; j < kVecs; ++j) {
-    const Vec b = Load(bias + j * kW);
-    for (int r = 0; r < kR; ++r) acc[r][j] = b;
+// The convolution is a blocked GEMM. Its reduction (taps x input channels) runs in chunks of
+// kReductionChunk: a tile's kRows input rows are copied for one chunk into a buffer whose row
+// stride is a compile-time constant, so that the micro-kernel addresses every row from one base
+// register with constant offsets (with one pointer per row, the 12 rows of the AVX-512 tile
+// need more general registers than x86-64 has, and the compiler's spills and reloads cost
+// about 15 % of the multiply-add throughput). Every group of weight panels of the task then
+// runs over the copied chunk, accumulating into its output tile, so the copy is paid once per
+// chunk, not once per panel group; between chunks a tile's partial sums wait in the output.
+constexpr int64_t kReductionChunk = 256;
+
+// A tile's reduction rows: row r is the concatenation over taps t of rows[t * kRows + r][0, cin).
+struct TileRows {
+  const float* const* rows;
+  int64_t taps;
+  int64_t cin;
+};
+
+// Copies reduction elements [k0, k0 + len) of the kRows rows into buf (row stride
+// kReductionChunk).
+inline void PackChunk(const TileRows& src, int64_t k0, int64_t len, float* buf) {
+  int64_t t = k0 / src.cin;
+  int64_t c = k0 - t * src.cin;
+  for (int64_t done = 0; done < len; ++t, c = 0) {
+    const int64_t seg = MinI(src.cin - c, len - done);
+    for (int r = 0; r < kRows; ++r) {
+      const float* from = src.rows[t * kRows + r] + c;
+      float* to = buf + r * kReductionChunk + done;
+      int64_t i = 0;
+      for (; i + kW <= seg; i += kW) Store(to + i, Load(from + i));
+      for (; i < seg; ++i) to[i] = from[i];
+    }
+    done += seg;
   }
-  for (int64_t t = 0; t < taps; ++t) {
-    const float* a[kR];
-    for (int r = 0; r < kR; ++r) a[r] = rows[t * kRows + r];
-    for (int64_t c = 0; c < cin; ++c) {
-      Vec b[kVecs];
-      for (int q = 0; q < kP; ++q) {
-        for (int j = 0; j < kPanelVecs; ++j)
-          b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
+}
+
+// Where a micro-tile starts from and what it does with its result.
+struct TileIo {
+  const float* bias;  // First chunk: start from the bias; otherwise from the partial sums in y.
+  float* y;           // Output tile, row stride ldy.
+  int64_t ldy;
+  bool last;              // Last chunk: add the residual, activate. Otherwise store partial sums.
+  const float* residual;  // Row stride ldy, or null.
+  int mr;                 // Rows and columns to store (the rest of the tile is dropped).
+  int nc;
+};
+
+// One kR x (kP * kPanelWidth) output tile over one chunk of the reduction:
+// acc[r][n] (+)= sum_k buf[r][k] * w[k][n]; after the last chunk y = act(acc + residual). The
+// kP panels of weights lie `panel_stride` floats apart. kR < kRows serves the last rows of a
+// block (and dense layers of one row) without computing rows that would be dropped; kP = 2
+// halves the broadcasts per multiply-add where the register file allows (AVX-512: 12 x 2
+// accumulators).
+template <Activation kAct, int kR, int kP>
+inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t panel_stride,
+                      const TileIo& io, const ActivationParams& p) {
+  constexpr int kVecs = kP * kPanelVecs;
+  const bool whole = io.mr == kR && io.nc == kP * kPanelWidth;
+  Vec acc[kR][kVecs];
+  if (io.bias != nullptr) {
+    for (int j = 0; j < kVecs; ++j) {
+      const Vec b = Load(io.bias + j * kW);
+      for (int r = 0; r < kR; ++r) acc[r][j] = b;
+    }
+  } else {
+    for (int r = 0; r < kR; ++r) {
+      for (int j = 0; j < kVecs; ++j) {
+        if (whole) {
+          acc[r][j] = Load(io.y + r * io.ldy + j * kW);
+        } else {
+          float part[kW] = {};
+          for (int i = 0; i < kW && r < io.mr && j * kW + i < io.nc; ++i) {
+            part[i] = io.y[r * io.ldy + j * kW + i];
+          }
+          acc[r][j] = Load(part);
+        }
       }
-      for (int r = 0; r < kR; ++r) {
-        const Vec s = Set1(a[r][c]);
-        for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
-      }
-      w += kPanelWidth;
     }
   }
-  if (mr == kR && nc == kP * kPanelWidth) {
+  for (int64_t k = 0; k < len; ++k) {
+    Vec b[kVecs];
+    for (int q = 0; q < kP; ++q) {
+      for (int j = 0; j < kPanelVecs; ++j)
+        b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
+    }
+    for (int r = 0; r < kR; ++r) {
+      const Vec s = Set1(buf[r * kReductionChunk + k]);
+      for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
+    }
+    w += kPanelWidth;
+  }
+  const float* residual = io.last ? io.residual : nullptr;
+  if (whole) {
     for (int r = 0; r < kR; ++r) {
       for (int j = 0; j < kVecs; ++j) {
         Vec v = acc[r][j];
-        if (residual != nullptr) v = Add(v, Load(residual + r * ldr + j * kW));
-        Store(y + r * ldy + j * kW, Activate<kAct>(v, p));
+        if (residual != nullptr) v = Add(v, Load(residual + r * io.ldy + j * kW));
+        Store(io.y + r * io.ldy + j * kW, io.last ? Activate<kAct>(v, p) : v);
       }
     }
     return;
   }
   float tile[kP * kPanelWidth];
-  for (int r = 0; r < mr; ++r) {
+  for (int r = 0; r < io.mr; ++r) {
     for (int j = 0; j < kVecs; ++j) {
       Vec v = acc[r][j];
       if (residual != nullptr) {
         float res[kW] = {};
-        for (int i = 0; i < kW && j * kW + i < nc; ++i) res[i] = residual[r * ldr + j * kW + i];
+        for (int i = 0; i < kW && j * kW + i < io.nc; ++i)
+          res[i] = residual[r * io.ldy + j * kW + i];
         v = Add(v, Load(res));
       }
-      Store(tile + j * kW, Activate<kAct>(v, p));
+      Store(tile + j * kW, io.last ? Activate<kAct>(v, p) : v);
     }
-    for (int n = 0; n < nc; ++n) y[r * ldy + n] = tile[n];
+    for (int n = 0; n < io.nc; ++n) io.y[r * io.ldy + n] = tile[n];
   }
 }
 
 template <Activation kAct, int kP>
-inline void MicroTileRows(int64_t taps, int64_t cin, const float* const* rows, const float* w,
-                          int64_t panel_stride, const float* bias, float* y, int64_t ldy,
-                          const float* residual, int64_t ldr, int mr, int nc,
-                          const ActivationParams& p) {
-  if (mr > kRows / 2) {
-    MicroTile<kAct, kRows, kP>(taps, cin, rows, w, panel_stride, bias, y, ldy, residual, ldr, mr,
-                               nc, p);
-  } else if (mr > 1) {
-    MicroTile<kAct, kRows / 2, kP>(taps, cin, rows, w, panel_stride, bias, y, ldy, residual, ldr,
-                                   mr, nc, p);
+inline void MicroTileRows(const float* buf, int64_t len, const float* w, int64_t panel_stride,
+                          const TileIo& io, const ActivationParams& p) {
+  if (io.mr > kRows / 2) {
+    MicroTile<kAct, kRows, kP>(buf, len, w, panel_stride, io, p);
+  } else if (io.mr > 1) {
+    MicroTile<kAct, kRows / 2, kP>(buf, len, w, panel_stride, io, p);
   } else {
-    MicroTile<kAct, 1, kP>(taps, cin, rows, w, panel_stride, bias, y, ldy, residual, ldr, mr, nc,
-                           p);
+    MicroTile<kAct, 1, kP>(buf, len, w, panel_stride, io, p);
   }
 }
 
-// The longest reduction (taps x input channels) gathered into contiguous rows per tile.
-constexpr int64_t kMaxGatherK = 160;
 // The most taps one indirection table holds (kNhwcConvMaxTaps).
 constexpr int kMaxTaps = 64;
 
@@ -215,39 +267,46 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   const int64_t panels = PaddedChannels(g.out_c) / kPanelWidth;
   const int64_t panel_groups = (panels + kTilePanels - 1) / kTilePanels;
   const int64_t group_floats = PackedConvFloats(g.out_c, g.in_c, g.kernel_h, g.kernel_w);
-  // Thin reductions (a network's first layer, 3 input channels): each tap would add only in_c
-  // multiply-adds per row pointer, so a tile's rows are gathered once into contiguous K-long
-  // rows and every panel runs them as a single tap.
-  const bool gather = taps > 1 && g.in_c < 8 && k <= kMaxGatherK;
   const bool pointwise = taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 0 &&
                          g.pad_left == 0 && g.in_h == g.out_h && g.in_w == g.out_w;
-  // Pixel blocks: the input a block reads (about pixels x in_c floats) stays in the L2 cache
-  // while each group of weight panels, loaded once from memory, passes over all its tiles.
+  // Pixel blocks: the input a block reads (about pixels x in_c floats) stays in the L2 cache.
   const int64_t budget_pixels = 65536 / MaxI(1, g.in_c);
   const int64_t block_tiles = MaxI(1, MinI(64, budget_pixels / kRows));
   const int64_t block = block_tiles * kRows;
   const int64_t blocks = (pixels + block - 1) / block;
-  // Tasks: (image, group, block, panel group), panel group fastest, so that consecutive tasks
-  // (one thread's chunk) share a block's inputs. Gathering convolutions loop panels inside.
-  const int64_t task_panel_groups = gather ? 1 : panel_groups;
-  const int64_t tasks = g.batch * g.groups * blocks * task_panel_groups;
+  // Slices of panel groups: one chunk of a slice's weights (at most 256 KiB) stays in the L2
+  // cache while all tiles of a block pass over it. Small images with many output channels
+  // (the last layers of a network) get narrower slices, so that every thread has work.
+  const int64_t chunk_group_bytes = MinI(k, kReductionChunk) * kTilePanels * kPanelWidth * 4;
+  int64_t slice = MaxI(1, MinI(panel_groups, (256 << 10) / chunk_group_bytes));
+  const int64_t threads = pool != nullptr ? pool->threads() : 1;
+  while (slice > 1 &&
+         g.batch * g.groups * blocks * ((panel_groups + slice - 1) / slice) < 4 * threads) {
+    slice = (slice + 1) / 2;
+  }
+  const int64_t slices = (panel_groups + slice - 1) / slice;
+  const bool chunks_outer = k * slice * kTilePanels * kPanelWidth * 4 > (512 << 10);
+  // Tasks: (image, group, block, slice), slice fastest.
+  const int64_t tasks = g.batch * g.groups * blocks * slices;
 
   ParallelFor(pool, tasks, 1, [&](int64_t begin, int64_t end) {
     // Indirection table for one tile: taps x kRows pointers (7x7 kernels: 294).
     const float* rows[kMaxTaps * kRows];
-    alignas(64) float gathered[kRows * kMaxGatherK];
-    const float* gathered_rows[kRows];
+    alignas(64) float buf[kRows * kReductionChunk];
+    const TileRows src{rows, taps, g.in_c};
     for (int64_t task = begin; task < end; ++task) {
-      const int64_t pg = task % task_panel_groups;
-      int64_t rest = task / task_panel_groups;
+      const int64_t sl = task % slices;
+      int64_t rest = task / slices;
       const int64_t b = rest % blocks;
       rest /= blocks;
       const int64_t group = rest % g.groups;
       const int64_t n = rest / g.groups;
       const float* x = g.x + n * g.in_h * g.in_w * g.x_pixel_stride + group * g.in_c;
       const int64_t p_end = MinI(pixels, (b + 1) * block);
-      for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
-        const int mr = static_cast<int>(MinI(kRows, p_end - p0));
+      const int64_t pg_begin = sl * slice;
+      const int64_t pg_end = MinI(panel_groups, pg_begin + slice);
+      // One tile's rows for one chunk, then every panel group of the slice over them.
+      const auto tile_rows = [&](int64_t p0, int mr) {
         for (int r = 0; r < kRows; ++r) {
           const int64_t p = p0 + (r < mr ? r : mr - 1);
           if (pointwise) {
@@ -268,44 +327,49 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
             }
           }
         }
-        int64_t tile_taps = taps;
-        int64_t tile_cin = g.in_c;
-        const float* const* tile_rows = rows;
-        if (gather) {
-          for (int r = 0; r < kRows; ++r) {
-            float* dst = gathered + r * k;
-            for (int64_t t = 0; t < taps; ++t) {
-              const float* src = rows[t * kRows + r];
-              for (int64_t c = 0; c < g.in_c; ++c) dst[t * g.in_c + c] = src[c];
-            }
-            gathered_rows[r] = dst;
-          }
-          tile_taps = 1;
-          tile_cin = k;
-          tile_rows = gathered_rows;
-        }
-        const int64_t pg_begin = gather ? 0 : pg;
-        const int64_t pg_end = gather ? panel_groups : pg + 1;
+      };
+      const auto tile_chunk = [&](int64_t p0, int mr, int64_t k0) {
+        const int64_t len = MinI(kReductionChunk, k - k0);
+        PackChunk(src, k0, len, buf);
         for (int64_t q = pg_begin; q < pg_end; ++q) {
           const int64_t panel = q * kTilePanels;
           const int tile_panels = static_cast<int>(MinI(kTilePanels, panels - panel));
-          const float* w = g.packed_w + group * group_floats + panel * k * kPanelWidth;
-          const float* bias = g.bias + group * PaddedChannels(g.out_c) + panel * kPanelWidth;
+          const float* w =
+              g.packed_w + group * group_floats + panel * k * kPanelWidth + k0 * kPanelWidth;
           const int64_t col = group * g.out_c + panel * kPanelWidth;
-          const int nc =
-              static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
           const int64_t y_offset = (n * pixels + p0) * g.y_pixel_stride + col;
-          const float* residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
-          float* y = g.y + y_offset;
+          TileIo io;
+          io.bias =
+              k0 == 0 ? g.bias + group * PaddedChannels(g.out_c) + panel * kPanelWidth : nullptr;
+          io.y = g.y + y_offset;
+          io.ldy = g.y_pixel_stride;
+          io.last = k0 + len == k;
+          io.residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
+          io.mr = mr;
+          io.nc = static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
           if (tile_panels == 2) {
-            MicroTileRows<kAct, kTilePanels>(tile_taps, tile_cin, tile_rows, w, k * kPanelWidth,
-                                             bias, y, g.y_pixel_stride, residual, g.y_pixel_stride,
-                                             mr, nc, g.activation);
+            MicroTileRows<kAct, kTilePanels>(buf, len, w, k * kPanelWidth, io, g.activation);
           } else {
-            MicroTileRows<kAct, 1>(tile_taps, tile_cin, tile_rows, w, k * kPanelWidth, bias, y,
-                                   g.y_pixel_stride, residual, g.y_pixel_stride, mr, nc,
-                                   g.activation);
+            MicroTileRows<kAct, 1>(buf, len, w, k * kPanelWidth, io, g.activation);
           }
+        }
+      };
+      if (chunks_outer) {
+        // A chunk of the slice's weights serves every tile of the block from the L2 cache; the
+        // tiles' partial sums wait in the output between chunks.
+        for (int64_t k0 = 0; k0 < k; k0 += kReductionChunk) {
+          for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
+            const int mr = static_cast<int>(MinI(kRows, p_end - p0));
+            tile_rows(p0, mr);
+            tile_chunk(p0, mr, k0);
+          }
+        }
+      } else {
+        // The slice's weights fit in the L2 cache: each tile runs its whole reduction.
+        for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
+          const int mr = static_cast<int>(MinI(kRows, p_end - p0));
+          tile_rows(p0, mr);
+          for (int64_t k0 = 0; k0 < k; k0 += kReductionChunk) tile_chunk(p0, mr, k0);
         }
       }
     }
@@ -562,10 +626,10 @@ void GlobalAveragePool(const float* x, float* y, int64_t batch, int64_t pixels, 
 void ActivationFn(const float* x, float* y, int64_t count, ActivationParams activation,
                   ThreadPool* pool) {
   WithActivation(activation.kind, [&]<Activation kAct>() {
-    constexpr int64_t kChunk = 4096;
-    ParallelFor(pool, (count + kChunk - 1) / kChunk, 1, [&](int64_t begin, int64_t end) {
-      const int64_t first = begin * kChunk;
-      const int64_t last = MinI(count, end * kChunk);
+    constexpr int64_t kSpan = 4096;
+    ParallelFor(pool, (count + kSpan - 1) / kSpan, 1, [&](int64_t begin, int64_t end) {
+      const int64_t first = begin * kSpan;
+      const int64_t last = MinI(count, end * kSpan);
       ActivateSpan<kAct>(x + first, y + first, last - first, activation);
     });
   });

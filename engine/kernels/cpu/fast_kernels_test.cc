@@ -77,12 +77,14 @@ const ActivationParams kActivations[] = {
     {Activation::kSilu, 0, 0},
 };
 
+// `scale` widens the tolerance for long reductions, whose float rounding grows with the square
+// root of their length in both the reference and the kernel.
 void ExpectClose(const std::vector<float>& actual, const std::vector<float>& expected,
-                 const std::string& what) {
+                 const std::string& what, float scale = 1.0f) {
   ASSERT_EQ(actual.size(), expected.size()) << what;
   int reported = 0;
   for (std::size_t i = 0; i < actual.size(); ++i) {
-    const float tolerance = 1e-5f * std::fmax(1.0f, std::fabs(expected[i])) + 1e-6f;
+    const float tolerance = scale * (1e-5f * std::fmax(1.0f, std::fabs(expected[i])) + 1e-6f);
     if (!(std::fabs(actual[i] - expected[i]) <= tolerance) && reported++ < 5) {
       ADD_FAILURE() << what << ": element " << i << " is " << actual[i] << ", expected "
                     << expected[i];
@@ -124,20 +126,25 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
   const FastKernels& kernels = FastKernelsFor(GetParam());
   const ConvCase cases[] = {
       // n, c, h, w, m, group, kh, kw, stride, dilation, pads (t, l, b, r)
-      {1, 3, 17, 19, 16, 1, 3, 3, 2, 1, 1, 1, 1, 1},  // A stem: 3 channels, stride 2.
-      {1, 8, 9, 7, 17, 1, 1, 1, 1, 1, 0, 0, 0, 0},    // Pointwise, one column past a panel.
-      {2, 24, 5, 6, 40, 1, 1, 1, 1, 1, 0, 0, 0, 0},   // Batch 2, partial last panel.
-      {1, 5, 8, 8, 33, 1, 3, 3, 1, 1, 1, 1, 1, 1},    // 3x3 same padding.
-      {1, 4, 11, 13, 8, 1, 3, 3, 1, 2, 2, 2, 2, 2},   // Dilation 2.
-      {1, 6, 12, 12, 15, 1, 5, 5, 2, 1, 2, 2, 1, 1},  // 5x5, stride 2, uneven pads.
-      {1, 3, 15, 15, 7, 1, 7, 7, 2, 1, 3, 3, 3, 3},   // 7x7 stem.
-      {1, 16, 7, 7, 32, 2, 3, 3, 1, 1, 1, 1, 1, 1},   // Two groups.
-      {1, 12, 6, 5, 6, 3, 1, 1, 1, 1, 0, 0, 0, 0},    // Three groups, pointwise.
-      {1, 32, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},    // One output channel.
-      {1, 7, 1, 1, 48, 1, 1, 1, 1, 1, 0, 0, 0, 0},    // One pixel.
-      {1, 2, 4, 4, 16, 1, 3, 3, 1, 1, 0, 0, 0, 0},    // No padding.
-      {1, 4, 5, 5, 16, 1, 1, 1, 2, 1, 0, 0, 0, 0},    // Strided pointwise.
+      {1, 3, 17, 19, 16, 1, 3, 3, 2, 1, 1, 1, 1, 1},   // A stem: 3 channels, stride 2.
+      {1, 8, 9, 7, 17, 1, 1, 1, 1, 1, 0, 0, 0, 0},     // Pointwise, one column past a panel.
+      {2, 24, 5, 6, 40, 1, 1, 1, 1, 1, 0, 0, 0, 0},    // Batch 2, partial last panel.
+      {1, 5, 8, 8, 33, 1, 3, 3, 1, 1, 1, 1, 1, 1},     // 3x3 same padding.
+      {1, 4, 11, 13, 8, 1, 3, 3, 1, 2, 2, 2, 2, 2},    // Dilation 2.
+      {1, 6, 12, 12, 15, 1, 5, 5, 2, 1, 2, 2, 1, 1},   // 5x5, stride 2, uneven pads.
+      {1, 3, 15, 15, 7, 1, 7, 7, 2, 1, 3, 3, 3, 3},    // 7x7 stem.
+      {1, 16, 7, 7, 32, 2, 3, 3, 1, 1, 1, 1, 1, 1},    // Two groups.
+      {1, 12, 6, 5, 6, 3, 1, 1, 1, 1, 0, 0, 0, 0},     // Three groups, pointwise.
+      {1, 32, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},     // One output channel.
+      {1, 7, 1, 1, 48, 1, 1, 1, 1, 1, 0, 0, 0, 0},     // One pixel.
+      {1, 2, 4, 4, 16, 1, 3, 3, 1, 1, 0, 0, 0, 0},     // No padding.
+      {1, 4, 5, 5, 16, 1, 1, 1, 2, 1, 0, 0, 0, 0},     // Strided pointwise.
+      {1, 40, 6, 7, 40, 1, 3, 3, 1, 1, 1, 1, 1, 1},    // Reduction of 360: two chunks.
+      {1, 300, 5, 3, 300, 1, 1, 1, 1, 1, 0, 0, 0, 0},  // Two chunks, many panel groups.
+      {1, 512, 3, 4, 33, 1, 3, 3, 1, 1, 1, 1, 1, 1},   // Reduction of 4608: chunks outermost.
   };
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
+  ASSERT_TRUE(pool.ok());
   std::uint64_t seed = 1;
   for (const ConvCase& k : cases) {
     const std::int64_t in_c = k.c / k.group;
@@ -163,7 +170,9 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
     const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
 
     for (const ActivationParams& activation : kActivations) {
-      for (const bool with_residual : {false, true}) {
+      for (const int variant : {0, 1, 2}) {
+        // Without and with a residual, and with a residual on three threads.
+        const bool with_residual = variant > 0;
         ConvArgs args;
         args.batch = k.n;
         args.in_h = k.h;
@@ -189,7 +198,7 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         args.bias = bias.data();
         args.zero = zero.data();
         args.activation = activation;
-        kernels.conv(args, nullptr);
+        kernels.conv(args, variant == 2 ? pool->get() : nullptr);
         std::vector<float> expected = expected_nhwc;
         for (std::size_t i = 0; i < expected.size(); ++i) {
           expected[i] =
@@ -199,7 +208,8 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
                     IsaLabel(GetParam()) + " conv c" + std::to_string(k.c) + " m" +
                         std::to_string(k.m) + " k" + std::to_string(k.kh) + " act " +
                         std::to_string(static_cast<int>(activation.kind)) +
-                        (with_residual ? " residual" : ""));
+                        (with_residual ? " residual" : "") + (variant == 2 ? " threads" : ""),
+                    std::sqrt(std::fmax(1.0f, static_cast<float>(in_c * k.kh * k.kw) / 256.0f)));
       }
     }
   }
