@@ -16,6 +16,9 @@ namespace {
 
 constexpr char kDomain[] = "edgemond";
 
+// Convolutions with at most this many input channels read planar (NCHW) input directly.
+constexpr std::int64_t kNchwInputMaxChannels = 4;
+
 // Where NCHW dimension i sits in NHWC order.
 constexpr int kNhwcPosition[4] = {0, 3, 1, 2};
 
@@ -254,7 +257,15 @@ class NhwcRewriter {
       pads_end[static_cast<std::size_t>(i)] =
           std::max<std::int64_t>(0, (g.out[d] - 1) * g.stride[d] + span - g.in[d] - g.pad_begin[d]);
     }
-    EDGEMOND_ASSIGN_OR_RETURN(const ValueId x, Nhwc(node.inputs[0]));
+    // A first layer (an image of a few planes, such as RGB) reads the planar tensor directly
+    // rather than a transposed copy.
+    const bool planar = !OnlyNhwc(node.inputs[0]) && g.group == 1 &&
+                        g.in_channels <= kNchwInputMaxChannels &&
+                        g.kernel[1] * g.kernel[2] * g.in_channels <= cpu::kMaxNchwInputReduction;
+    ValueId x = node.inputs[0];
+    if (!planar) {
+      EDGEMOND_ASSIGN_OR_RETURN(x, Nhwc(node.inputs[0]));
+    }
     Node out;
     out.name = node.name;
     out.domain = kDomain;
@@ -267,6 +278,7 @@ class NhwcRewriter {
         IntAttribute("group", g.group), IntsAttribute("strides", {g.stride[1], g.stride[2]}),
         IntsAttribute("dilations", {g.dilation[1], g.dilation[2]}),
         IntsAttribute("pads", {g.pad_begin[1], g.pad_begin[2], pads_end[0], pads_end[1]})};
+    if (planar) out.attributes.push_back(IntAttribute("nchw_input", 1));
     out.activation = node.activation;
     EDGEMOND_RETURN_IF_ERROR(Replace(id, std::move(out)));
     return true;

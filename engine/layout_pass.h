@@ -3,7 +3,8 @@
 // between them stay in NHWC instead of converting back and forth. docs/adr/0107.
 //
 // What it does, in topological order:
-//  - Conv (2-D, constant W and B, at most kNhwcConvMaxTaps taps) -> edgemond.NhwcConv,
+//  - Conv (2-D, constant W and B, at most kNhwcConvMaxTaps taps) -> edgemond.NhwcConv (which
+//    reads a planar input of at most 4 channels, a network's image, as it is: nchw_input),
 //    MaxPool (2-D) -> edgemond.NhwcMaxPool, GlobalAveragePool (4-D) ->
 //    edgemond.NhwcGlobalAveragePool, with the resolved geometry as explicit attributes and the
 //    node's fused activation carried over.

@@ -48,7 +48,12 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
                             ReadPair(attributes, "dilations", 2, 1));
   EDGEMOND_ASSIGN_OR_RETURN(const std::vector<std::int64_t> pads,
                             ReadPair(attributes, "pads", 4, 0));
-  const std::int64_t n = x.dim(0), h = x.dim(1), wd = x.dim(2), c = x.dim(3);
+  EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t nchw_input, attributes.GetInt("nchw_input", 0));
+  const bool planar = nchw_input != 0;
+  const std::int64_t n = x.dim(0);
+  const std::int64_t h = planar ? x.dim(2) : x.dim(1);
+  const std::int64_t wd = planar ? x.dim(3) : x.dim(2);
+  const std::int64_t c = planar ? x.dim(1) : x.dim(3);
   const std::int64_t m = ws.dim(0), kh = ws.dim(2), kw = ws.dim(3);
   if (group < 1 || c % group != 0 || m % group != 0 || ws.dim(1) * group != c) {
     return Status::InvalidArgument("W of shape " + ws.ToString() + " and group " +
@@ -78,7 +83,12 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
   kernels_ = &cpu::FastKernelsFor(BestIsa());
   const cpu::ActivationParams activation = cpu::ToActivationParams(context.activation());
   const float* w_data = w->data<float>();
-  depthwise_ = group == c && group == m;
+  if (planar && (group != 1 || kh * kw * c > cpu::kMaxNchwInputReduction)) {
+    return Status::InvalidArgument(
+        "nchw_input needs group 1 and a reduction of at most " +
+        std::to_string(cpu::kMaxNchwInputReduction) + ", not " + std::to_string(kh * kw * c));
+  }
+  depthwise_ = !planar && group == c && group == m;
   if (depthwise_) {
     packed_.assign(static_cast<std::size_t>(kh * kw * c), 0.0f);
     for (std::int64_t ch = 0; ch < c; ++ch) {
@@ -114,7 +124,11 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
     const std::int64_t in_c = c / group;
     const std::int64_t out_c = m / group;
     packed_.resize(static_cast<std::size_t>(group * cpu::PackedConvFloats(out_c, in_c, kh, kw)));
-    cpu::PackConvWeights(w_data, group, out_c, in_c, kh, kw, packed_.data());
+    if (planar) {
+      cpu::PackNchwInputConvWeights(w_data, out_c, in_c, kh, kw, packed_.data());
+    } else {
+      cpu::PackConvWeights(w_data, group, out_c, in_c, kh, kw, packed_.data());
+    }
     const std::int64_t padded = cpu::PaddedChannels(out_c);
     bias_.assign(static_cast<std::size_t>(group * padded), 0.0f);
     if (b != nullptr) {
@@ -143,6 +157,7 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
     a.pad_top = pads[0];
     a.pad_left = pads[1];
     a.x_pixel_stride = c;
+    a.x_nchw = planar;
     a.y_pixel_stride = m;
     a.packed_w = packed_.data();
     a.bias = bias_.data();

@@ -6,7 +6,9 @@
 // Inputs: X [N, H, W, C] (NHWC), W [M, C / group, kH, kW] (ONNX's layout, constant), B [M]
 // (optional, constant), R [N, OH, OW, M] (optional, NHWC): Y = act(conv(X, W) + B + R).
 // Attributes: group, strides [2], dilations [2], pads [4] (top, left, bottom, right; already
-// resolved from auto_pad). Output: Y [N, OH, OW, M].
+// resolved from auto_pad), nchw_input (default 0; 1: X is [N, C, H, W], for a first layer with
+// few input channels, group 1 and a reduction of at most cpu::kMaxNchwInputReduction).
+// Output: Y [N, OH, OW, M].
 //
 // Prepare() packs W (and B) for the fast kernels (engine/kernels/cpu/fast_kernels.h) and the
 // model then drops the constants (ReadsInputAtRun). Depthwise convolutions (group == C == M)

@@ -52,6 +52,12 @@ void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, st
   }
 }
 
+void PackNchwInputConvWeights(const float* w, std::int64_t out_c, std::int64_t in_c,
+                              std::int64_t kernel_h, std::int64_t kernel_w, float* packed) {
+  // Each output channel's filter [in_c][kh][kw] is one row of a transposed dense matrix.
+  PackDenseWeights(w, in_c * kernel_h * kernel_w, out_c, /*transposed=*/true, packed);
+}
+
 void PackDenseWeights(const float* w, std::int64_t k, std::int64_t n, bool transposed,
                       float* packed) {
   const std::int64_t padded = PaddedChannels(n);

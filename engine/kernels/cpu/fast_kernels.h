@@ -59,6 +59,11 @@ struct ConvArgs {
   std::int64_t dilation_h = 1, dilation_w = 1;
   std::int64_t pad_top = 0, pad_left = 0;
   std::int64_t x_pixel_stride = 0;  // Floats from one input pixel to the next.
+  // The input is planar (NCHW, one image after another) instead: a network's first layer,
+  // which then needs no transposed copy of the image. REQUIRES: groups == 1 and
+  // kernel_h * kernel_w * in_c <= kMaxNchwInputReduction; packed_w from
+  // PackNchwInputConvWeights. x_pixel_stride is unused.
+  bool x_nchw = false;
   std::int64_t y_pixel_stride = 0;  // Floats from one output pixel to the next.
   const float* x = nullptr;
   float* y = nullptr;
@@ -137,6 +142,14 @@ inline std::int64_t PackedConvFloats(std::int64_t out_c, std::int64_t in_c, std:
 // `packed` (groups * PackedConvFloats(...) floats), as the file comment describes.
 void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, std::int64_t in_c,
                      std::int64_t kernel_h, std::int64_t kernel_w, float* packed);
+
+// The longest reduction (kernel_h * kernel_w * in_c) of a convolution with planar input.
+inline constexpr std::int64_t kMaxNchwInputReduction = 256;
+
+// Packs ONNX convolution weights (OIHW, one group) for ConvArgs::x_nchw: the reduction runs in
+// (c, kh, kw) order, the weights' own.
+void PackNchwInputConvWeights(const float* w, std::int64_t out_c, std::int64_t in_c,
+                              std::int64_t kernel_h, std::int64_t kernel_w, float* packed);
 
 // Packs dense weights given as W[k][n] (transposed = false) or W[n][k]
 // (transposed = true) into the same panel layout with K = k, for a 1x1 convolution.

@@ -376,7 +376,160 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   });
 }
 
+// A tile of kR pixels of one output row of a convolution on a planar (NCHW) image, all of
+// whose windows lie inside the image: the reduction (c, kh, kw) reads each input value
+// straight from the image, the kR values of one step kStride floats apart, so from one base
+// register with constant offsets. `x` points at the tile's first window's top-left input value
+// in plane 0.
+template <Activation kAct, int kR, int kP, int kStride>
+inline void PlanarTile(const ConvArgs& g, const float* x, int64_t plane, const float* w,
+                       int64_t panel_stride, const TileIo& io) {
+  constexpr int kVecs = kP * kPanelVecs;
+  Vec acc[kR][kVecs];
+  for (int j = 0; j < kVecs; ++j) {
+    const Vec b = Load(io.bias + j * kW);
+    for (int r = 0; r < kR; ++r) acc[r][j] = b;
+  }
+  for (int64_t c = 0; c < g.in_c; ++c) {
+    for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+      const float* row = x + c * plane + kh * g.dilation_h * g.in_w;
+      for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+        Vec b[kVecs];
+        for (int q = 0; q < kP; ++q) {
+          for (int j = 0; j < kPanelVecs; ++j) {
+            b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
+          }
+        }
+        for (int r = 0; r < kR; ++r) {
+          const Vec s = Set1(row[kw + r * kStride]);
+          for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
+        }
+        w += kPanelWidth;
+      }
+    }
+  }
+  for (int r = 0; r < kR; ++r) {
+    for (int j = 0; j < kVecs; ++j) {
+      Vec v = acc[r][j];
+      if (io.residual != nullptr) v = Add(v, Load(io.residual + r * io.ldy + j * kW));
+      Store(io.y + r * io.ldy + j * kW, Activate<kAct>(v, g.activation));
+    }
+  }
+}
+
+// A first layer on a planar (NCHW) image, tile by tile along the output rows: whole tiles
+// inside the image read it in place (PlanarTile, strides 1 and 2); the others gather their
+// im2col rows, in (c, kh, kw) order, into the chunk buffer (a window row is kernel_w
+// contiguous floats of one plane) for the general micro-kernel. Every panel group of the
+// layer runs over each tile.
+template <Activation kAct>
+void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
+  const int64_t pixels = g.out_h * g.out_w;
+  const int64_t k = g.kernel_h * g.kernel_w * g.in_c;
+  const int64_t plane = g.in_h * g.in_w;
+  const int64_t panels = PaddedChannels(g.out_c) / kPanelWidth;
+  const int64_t panel_groups = (panels + kTilePanels - 1) / kTilePanels;
+  const int64_t row_tiles = (g.out_w + kRows - 1) / kRows;
+  const float* x_end = g.x + g.batch * g.in_c * plane;
+  const bool direct_ok = g.dilation_w == 1 && (g.stride_w == 1 || g.stride_w == 2) &&
+                         g.out_c % (kTilePanels * kPanelWidth) == 0;
+  // Output columns whose windows lie inside the image.
+  int64_t ow_lo = 0;
+  while (ow_lo < g.out_w && ow_lo * g.stride_w - g.pad_left < 0) ++ow_lo;
+  int64_t ow_hi = g.out_w;
+  while (ow_hi > ow_lo && (ow_hi - 1) * g.stride_w - g.pad_left + g.kernel_w > g.in_w) --ow_hi;
+  ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
+    // A vector of slack for the overshooting copies of the last row.
+    alignas(64) float buf[kRows * kReductionChunk + kW];
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t n = task / g.out_h;
+      const int64_t oh = task - n * g.out_h;
+      const float* x = g.x + n * g.in_c * plane;
+      const int64_t ih0 = oh * g.stride_h - g.pad_top;
+      const bool rows_inside = ih0 >= 0 && ih0 + (g.kernel_h - 1) * g.dilation_h < g.in_h;
+      for (int64_t tile = 0; tile < row_tiles; ++tile) {
+        const int64_t ow0 = tile * kRows;
+        const int mr = static_cast<int>(MinI(kRows, g.out_w - ow0));
+        const int64_t p0 = oh * g.out_w + ow0;
+        const int64_t y_base = (n * pixels + p0) * g.y_pixel_stride;
+        if (direct_ok && rows_inside && mr == kRows && ow0 >= ow_lo && ow0 + kRows <= ow_hi) {
+          const float* corner = x + ih0 * g.in_w + ow0 * g.stride_w - g.pad_left;
+          for (int64_t q = 0; q < panel_groups; ++q) {
+            const int64_t panel = q * kTilePanels;
+            TileIo io;
+            io.bias = g.bias + panel * kPanelWidth;
+            io.y = g.y + y_base + panel * kPanelWidth;
+            io.ldy = g.y_pixel_stride;
+            io.last = true;
+            io.residual =
+                g.residual != nullptr ? g.residual + y_base + panel * kPanelWidth : nullptr;
+            io.mr = mr;
+            io.nc = kTilePanels * kPanelWidth;
+            const float* w = g.packed_w + panel * k * kPanelWidth;
+            if (g.stride_w == 1) {
+              PlanarTile<kAct, kRows, kTilePanels, 1>(g, corner, plane, w, k * kPanelWidth, io);
+            } else {
+              PlanarTile<kAct, kRows, kTilePanels, 2>(g, corner, plane, w, k * kPanelWidth, io);
+            }
+          }
+          continue;
+        }
+        for (int r = 0; r < kRows; ++r) {
+          const int64_t ow = ow0 + (r < mr ? r : mr - 1);
+          const int64_t iw0 = ow * g.stride_w - g.pad_left;
+          const bool columns_inside = g.dilation_w == 1 && iw0 >= 0 && iw0 + g.kernel_w <= g.in_w;
+          float* to = buf + r * kReductionChunk;
+          for (int64_t c = 0; c < g.in_c; ++c) {
+            for (int64_t kh = 0; kh < g.kernel_h; ++kh, to += g.kernel_w) {
+              const int64_t ih = ih0 + kh * g.dilation_h;
+              if (ih < 0 || ih >= g.in_h) {
+                for (int64_t kw = 0; kw < g.kernel_w; ++kw) to[kw] = 0.0f;
+                continue;
+              }
+              const float* from = x + c * plane + ih * g.in_w;
+              if (columns_inside && from + iw0 + kW <= x_end && g.kernel_w <= kW) {
+                // One vector, overshooting into the next window row of the buffer, which the
+                // next copy (or nothing, past the reduction) overwrites.
+                Store(to, Load(from + iw0));
+                continue;
+              }
+              for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+                const int64_t iw = iw0 + kw * g.dilation_w;
+                to[kw] = iw >= 0 && iw < g.in_w ? from[iw] : 0.0f;
+              }
+            }
+          }
+        }
+        for (int64_t q = 0; q < panel_groups; ++q) {
+          const int64_t panel = q * kTilePanels;
+          const int tile_panels = static_cast<int>(MinI(kTilePanels, panels - panel));
+          const int64_t y_offset = y_base + panel * kPanelWidth;
+          TileIo io;
+          io.bias = g.bias + panel * kPanelWidth;
+          io.y = g.y + y_offset;
+          io.ldy = g.y_pixel_stride;
+          io.last = true;
+          io.residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
+          io.mr = mr;
+          io.nc = static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
+          const float* w = g.packed_w + panel * k * kPanelWidth;
+          if (tile_panels == 2) {
+            MicroTileRows<kAct, kTilePanels>(buf, k, w, k * kPanelWidth, io, g.activation);
+          } else {
+            MicroTileRows<kAct, 1>(buf, k, w, k * kPanelWidth, io, g.activation);
+          }
+        }
+      }
+    }
+  });
+}
+
 void Conv(const ConvArgs& args, ThreadPool* pool) {
+  if (args.x_nchw) {
+    WithActivation(args.activation.kind,
+                   [&]<Activation kAct>() { NchwInputConvImpl<kAct>(args, pool); });
+    return;
+  }
   WithActivation(args.activation.kind, [&]<Activation kAct>() { ConvImpl<kAct>(args, pool); });
 }
 

@@ -142,6 +142,11 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       {1, 40, 6, 7, 40, 1, 3, 3, 1, 1, 1, 1, 1, 1},    // Reduction of 360: two chunks.
       {1, 300, 5, 3, 300, 1, 1, 1, 1, 1, 0, 0, 0, 0},  // Two chunks, many panel groups.
       {1, 512, 3, 4, 33, 1, 3, 3, 1, 1, 1, 1, 1, 1},   // Reduction of 4608: chunks outermost.
+      // Planar-input stems wide enough for tiles read in place, stride 2 and 1.
+      {2, 3, 30, 61, 32, 1, 3, 3, 2, 1, 1, 1, 1, 1},
+      {1, 3, 35, 70, 64, 1, 7, 7, 2, 1, 3, 3, 3, 3},
+      {1, 4, 9, 40, 32, 1, 3, 3, 1, 1, 1, 1, 1, 1},
+      {1, 3, 20, 40, 24, 1, 3, 3, 2, 1, 1, 1, 1, 1},  // Partial panel: gathered tiles only.
   };
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
   ASSERT_TRUE(pool.ok());
@@ -161,6 +166,12 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
     std::vector<float> packed(
         static_cast<std::size_t>(k.group * PackedConvFloats(out_c, in_c, k.kh, k.kw)));
     PackConvWeights(w.data(), k.group, out_c, in_c, k.kh, k.kw, packed.data());
+    // First layers may read the planar (NCHW) image as it is.
+    const bool planar_ok = k.group == 1 && k.c <= 4 && k.c * k.kh * k.kw <= kMaxNchwInputReduction;
+    std::vector<float> planar_packed(packed.size());
+    if (planar_ok) {
+      PackNchwInputConvWeights(w.data(), out_c, in_c, k.kh, k.kw, planar_packed.data());
+    }
     std::vector<float> bias(static_cast<std::size_t>(k.group * PaddedChannels(out_c)), 0.0f);
     for (std::int64_t g = 0; g < k.group; ++g)
       for (std::int64_t o = 0; o < out_c; ++o)
@@ -170,8 +181,10 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
     const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
 
     for (const ActivationParams& activation : kActivations) {
-      for (const int variant : {0, 1, 2}) {
-        // Without and with a residual, and with a residual on three threads.
+      for (const int variant : {0, 1, 2, 3}) {
+        // Without and with a residual, with a residual on three threads, and planar input
+        // with a residual on three threads.
+        if (variant == 3 && !planar_ok) continue;
         const bool with_residual = variant > 0;
         ConvArgs args;
         args.batch = k.n;
@@ -190,15 +203,16 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         args.pad_left = k.pad_l;
         args.x_pixel_stride = k.c;
         args.y_pixel_stride = k.m;
-        args.x = x_nhwc.data();
+        args.x = variant == 3 ? x.data() : x_nhwc.data();
+        args.x_nchw = variant == 3;
         std::vector<float> y(expected_nhwc.size(), -7.0f);
         args.y = y.data();
         args.residual = with_residual ? residual.data() : nullptr;
-        args.packed_w = packed.data();
+        args.packed_w = variant == 3 ? planar_packed.data() : packed.data();
         args.bias = bias.data();
         args.zero = zero.data();
         args.activation = activation;
-        kernels.conv(args, variant == 2 ? pool->get() : nullptr);
+        kernels.conv(args, variant >= 2 ? pool->get() : nullptr);
         std::vector<float> expected = expected_nhwc;
         for (std::size_t i = 0; i < expected.size(); ++i) {
           expected[i] =
@@ -208,7 +222,8 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
                     IsaLabel(GetParam()) + " conv c" + std::to_string(k.c) + " m" +
                         std::to_string(k.m) + " k" + std::to_string(k.kh) + " act " +
                         std::to_string(static_cast<int>(activation.kind)) +
-                        (with_residual ? " residual" : "") + (variant == 2 ? " threads" : ""),
+                        (with_residual ? " residual" : "") + (variant >= 2 ? " threads" : "") +
+                        (variant == 3 ? " planar" : ""),
                     std::sqrt(std::fmax(1.0f, static_cast<float>(in_c * k.kh * k.kw) / 256.0f)));
       }
     }
