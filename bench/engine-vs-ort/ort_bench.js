@@ -5,23 +5,36 @@
 // cpu_ms_per_run, memory {baseline_rss_bytes, peak_rss_bytes}.
 //
 //   node ort_bench.js MODEL.onnx --threads N --runs N --warmup N [--input-shape NAME:1x3x224x224]
+//                     [--input-raw FILE] [--output-raw FILE]
 //
 // The input is edgemond-bench's deterministic input, bit for bit: SplitMix64 from seed 1 + the
-// input's index, top 24 bits mapped to k / 2^23 - 1 (engine/benchmark.cc). Timing brackets
-// session.run() only; the JavaScript call overhead (microseconds) is included and measured by
-// run.py with a one-node model.
+// input's index, top 24 bits mapped to k / 2^23 - 1 (engine/benchmark.cc), or, with
+// --input-raw, the little-endian float32 values of FILE for the model's single input.
+// --output-raw writes the first output of the last run the same way (run.py compares it with
+// PyTorch and edgemond). Timing brackets session.run() only; the JavaScript call overhead
+// (tens of microseconds) is included.
 
 'use strict';
 const fs = require('fs');
 const path = require('path');
 
 function parseArgs(argv) {
-  const args = {model: null, threads: 1, runs: 50, warmup: 5, shapes: {}};
+  const args = {
+    model: null,
+    threads: 1,
+    runs: 50,
+    warmup: 5,
+    shapes: {},
+    inputRaw: null,
+    outputRaw: null,
+  };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--threads') args.threads = parseInt(argv[++i], 10);
     else if (a === '--runs') args.runs = parseInt(argv[++i], 10);
     else if (a === '--warmup') args.warmup = parseInt(argv[++i], 10);
+    else if (a === '--input-raw') args.inputRaw = argv[++i];
+    else if (a === '--output-raw') args.outputRaw = argv[++i];
     else if (a === '--input-shape') {
       const text = argv[++i];
       const colon = text.lastIndexOf(':');
@@ -95,16 +108,33 @@ async function main() {
       throw new Error('input ' + name + ' needs --input-shape');
     }
     const count = dims.reduce((a, b) => a * b, 1);
-    feeds[name] = new ort.Tensor('float32', deterministicFloats(count, 1 + index), dims);
+    let data;
+    if (args.inputRaw) {
+      if (session.inputNames.length !== 1) throw new Error('--input-raw needs a single input');
+      const bytes = fs.readFileSync(args.inputRaw);
+      if (bytes.length !== 4 * count) {
+        throw new Error(args.inputRaw + ' holds ' + bytes.length + ' bytes, not ' + 4 * count);
+      }
+      data = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + 4 * count));
+    } else {
+      data = deterministicFloats(count, 1 + index);
+    }
+    feeds[name] = new ort.Tensor('float32', data, dims);
   });
 
   for (let i = 0; i < args.warmup; ++i) await session.run(feeds);
   const samples = [];
   const cpu0 = cpuMs();
+  let results = null;
   for (let i = 0; i < args.runs; ++i) {
     const start = process.hrtime.bigint();
-    await session.run(feeds);
+    results = await session.run(feeds);
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  if (args.outputRaw) {
+    const output = results[session.outputNames[0]];
+    fs.writeFileSync(args.outputRaw,
+                     Buffer.from(output.data.buffer, output.data.byteOffset, output.data.byteLength));
   }
   const cpuPerRun = (cpuMs() - cpu0) / args.runs;
   const sorted = samples.slice().sort((a, b) => a - b);

@@ -256,6 +256,20 @@ inline void MicroTileRows(const float* buf, int64_t len, const float* w, int64_t
   }
 }
 
+// A tile of `tile_panels` (<= kTilePanels) panels.
+template <Activation kAct>
+inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, const float* w,
+                            int64_t panel_stride, const TileIo& io, const ActivationParams& p) {
+  if constexpr (kTilePanels >= 4) {
+    if (tile_panels == 4) return MicroTileRows<kAct, 4>(buf, len, w, panel_stride, io, p);
+    if (tile_panels == 3) return MicroTileRows<kAct, 3>(buf, len, w, panel_stride, io, p);
+  }
+  if constexpr (kTilePanels >= 2) {
+    if (tile_panels == 2) return MicroTileRows<kAct, 2>(buf, len, w, panel_stride, io, p);
+  }
+  MicroTileRows<kAct, 1>(buf, len, w, panel_stride, io, p);
+}
+
 // The most taps one indirection table holds (kNhwcConvMaxTaps).
 constexpr int kMaxTaps = 64;
 
@@ -347,11 +361,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           io.residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
           io.mr = mr;
           io.nc = static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
-          if (tile_panels == 2) {
-            MicroTileRows<kAct, kTilePanels>(buf, len, w, k * kPanelWidth, io, g.activation);
-          } else {
-            MicroTileRows<kAct, 1>(buf, len, w, k * kPanelWidth, io, g.activation);
-          }
+          MicroTilePanels<kAct>(tile_panels, buf, len, w, k * kPanelWidth, io, g.activation);
         }
       };
       if (chunks_outer) {
@@ -513,11 +523,7 @@ void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
           io.mr = mr;
           io.nc = static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
           const float* w = g.packed_w + panel * k * kPanelWidth;
-          if (tile_panels == 2) {
-            MicroTileRows<kAct, kTilePanels>(buf, k, w, k * kPanelWidth, io, g.activation);
-          } else {
-            MicroTileRows<kAct, 1>(buf, k, w, k * kPanelWidth, io, g.activation);
-          }
+          MicroTilePanels<kAct>(tile_panels, buf, k, w, k * kPanelWidth, io, g.activation);
         }
       }
     }
