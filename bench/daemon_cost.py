@@ -118,9 +118,19 @@ def collector_success(exposition):
 
 
 def db_samples(db):
-    out = subprocess.run(["sqlite3", f"file:{db}?mode=ro", "SELECT count(*) FROM samples"],
+    # Samples stored in raw blocks (schema v2; a v1 database had one row per sample).
+    query = ("SELECT coalesce(sum(points), 0) FROM blocks_raw" if has_table(db, "blocks_raw")
+             else "SELECT count(*) FROM samples")
+    out = subprocess.run(["sqlite3", f"file:{db}?mode=ro", query],
                          capture_output=True, text=True, check=True)
     return int(out.stdout.strip())
+
+
+def has_table(db, name):
+    out = subprocess.run(["sqlite3", f"file:{db}?mode=ro",
+                          f"SELECT count(*) FROM sqlite_master WHERE name = '{name}'"],
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip() == "1"
 
 
 def db_bytes(db):
@@ -208,11 +218,14 @@ def main():
               f"{ns / (elapsed * 1e9) * 100:.3f} % | {rss[name][0] / 1024:.1f} MiB "
               f"({rss[name][1] / 1024:.1f} MiB) |")
     print()
-    new_samples = stored1 - stored0
+    # Written per sample collected in the window: with a flush every minute, the samples
+    # stored in the window depend on where its edges fall.
+    collected = edgemond_samples * cycles
     print(f"edgemond database: {size} bytes for {total_stored} samples = "
-          f"{size / max(1, total_stored):.1f} B/sample on disk; written in the window: "
-          f"{written1 - written0} bytes for {new_samples} samples = "
-          f"{(written1 - written0) / max(1, new_samples):.1f} B/sample")
+          f"{size / max(1, total_stored):.1f} B/sample on disk (a young database: the block "
+          f"headers and catalog dominate); written in the window: {written1 - written0} bytes "
+          f"for {collected:.0f} samples collected ({stored1 - stored0} stored) = "
+          f"{(written1 - written0) / max(1, collected):.1f} B/sample")
     print(f"CPU per sample, node_exporter / edgemond: "
           f"{results['node_exporter'] / results['edgemond']:.1f}x "
           f"(with edgemond also scraped: "

@@ -112,13 +112,17 @@ DeviceSimulator::DeviceSimulator(int series_count, std::uint64_t seed) : rng_(se
   const auto* temperature =
       Desc("edgemond_hwmon_temperature_celsius", "Temperature", gauge, "celsius");
   for (int i = 0; static_cast<int>(series_.size()) < series_count; ++i) {
+    // Chips of 4 temperatures and 4 voltages; the first five are one model, the rest another.
     const std::string chip = "hwmon_board" + std::to_string(i / 8);
+    const std::string chip_name = i / 8 < 5 ? "nct7802" : "tmp451";
     if (i % 2 == 0) {
       Add(K::kBoardTemperature, i / 2, temperature,
-          {{"chip", chip}, {"sensor", "temp" + std::to_string(i / 2 % 4 + 1)}});
+          {{"chip", chip},
+           {"chip_name", chip_name},
+           {"sensor", "temp" + std::to_string(i / 2 % 4 + 1)}});
     } else {
       Add(K::kBoardVoltage, i / 2, volts,
-          {{"chip", chip}, {"sensor", "in" + std::to_string(i / 2 % 4)}});
+          {{"chip", chip}, {"chip_name", chip_name}, {"sensor", "in" + std::to_string(i / 2 % 4)}});
     }
   }
   series_.resize(std::min<std::size_t>(series_.size(), static_cast<std::size_t>(series_count)));
@@ -162,11 +166,17 @@ double DeviceSimulator::Value(State& state, double dt_s) {
   const double noise = noise_(rng_);
   switch (state.kind) {
     case K::kCpuUtilization: {
-      if (state.index < 0) return Quantize(Clamp01(load_ + 0.03 * noise), 1.0 / 1200);
-      // Busy jiffies out of ~100 per second at USER_HZ=100.
-      const double total = 100 + std::round(uniform_(rng_) * 2 - 1);
-      const double busy = std::round(Clamp01(load_ + 0.12 * noise) * total);
-      return busy / total;
+      // As the cpu collector computes it from /proc/stat deltas: busy / total jiffies, ~100 per
+      // core and second at USER_HZ=100; "all" from the sums over the cores.
+      if (state.index < 0) {
+        return static_cast<double>(busy_jiffies_) / static_cast<double>(total_jiffies_);
+      }
+      const auto total = static_cast<std::int64_t>(100 + std::round(uniform_(rng_) * 2 - 1));
+      const auto busy =
+          static_cast<std::int64_t>(std::round(Clamp01(load_ + 0.12 * noise) * total));
+      busy_jiffies_ += busy;
+      total_jiffies_ += total;
+      return static_cast<double>(busy) / static_cast<double>(total);
     }
     case K::kCpuFrequency: {
       const int cluster = state.index / 4;
@@ -177,45 +187,51 @@ double DeviceSimulator::Value(State& state, double dt_s) {
       }
       return kCpuKhz[static_cast<std::size_t>(cluster_frequency_index_[cluster])] * 1000;
     }
+    // /proc/meminfo kB * 1024.0, as the memory collector computes bytes.
     case K::kMemoryTotal:
-      return kMemoryTotalKib * 1024;
+      return kMemoryTotalKib * 1024.0;
     case K::kMemoryAvailable:
-      return (kMemoryTotalKib - memory_used_kib_ - 2.1e6) * 1024;
+      return (kMemoryTotalKib - memory_used_kib_ - 2.1e6) * 1024.0;
     case K::kMemoryUsed:
-      return memory_used_kib_ * 1024;
+      return memory_used_kib_ * 1024.0;
     case K::kSwapTotal:
-      return kSwapTotalKib * 1024;
+      return kSwapTotalKib * 1024.0;
     case K::kSwapUsed:
-      return 18432.0 * 1024;
+      return 18432.0 * 1024.0;
     case K::kThermalZone:
     case K::kBoardTemperature: {
       const bool hot_spot = state.kind == K::kThermalZone;
       const double target = (hot_spot ? 36 + state.index * 0.7 : 32 + (state.index % 7) * 2.1) +
                             (hot_spot ? 38 : 12) * std::max(load_, gpu_load_);
       state.level += (target - state.level) * (1 - std::exp(-dt_s / 60.0)) + 0.05 * noise;
-      // Raw millidegrees: the SoC zones step by 500 m°C, the board sensors by 250 m°C.
+      // Raw millidegrees: the SoC zones step by 500 m°C, the board sensors by 250 m°C. Thermal
+      // zones are divided by 1000 (thermal collector), hwmon temperatures multiplied by 1e-3.
       const double step_millicelsius = hot_spot ? 500 : 250;
-      return Quantize(state.level * 1000, step_millicelsius) / 1000;
+      const double millicelsius = Quantize(state.level * 1000, step_millicelsius);
+      return hot_spot ? millicelsius / 1000.0 : millicelsius * 1e-3;
     }
+    // hwmon: raw integer units times the collector's scale (1e-3 for mV and mA, 1e-6 for uW and
+    // uJ, 1/255 for PWM), a multiplication, not a division.
     case K::kRailVoltage:
-      return Quantize(state.base + 8 * noise * (state.base > 0), 8) / 1000;
+      return Quantize(state.base + 8 * noise * (state.base > 0), 8) * 1e-3;
     case K::kRailCurrent:
     case K::kRailPower: {
       const double active = state.index == 0 ? gpu_load_ * 1400 : load_ * 900;
       const double milliamps = std::max(0.0, std::round(state.base + active + 12 * noise));
-      if (state.kind == K::kRailCurrent) return milliamps / 1000;
+      if (state.kind == K::kRailCurrent) return milliamps * 1e-3;
       constexpr double kRailMillivolts[] = {19104, 19096, 4984, 0, 1808, 19112};
-      return std::round(kRailMillivolts[state.index] * milliamps / 1000) / 1000;
+      // INA3221 power in uW, a multiple of 1000 (the driver computes it from mV and mA).
+      return std::round(kRailMillivolts[state.index] * milliamps / 1000) * 1000 * 1e-6;
     }
     case K::kEnergy: {
       const double milliwatts = 1500 + 9000 * (state.index < 3 ? load_ : gpu_load_);
       state.counter += std::round(milliwatts * 1000 * dt_s + 400 * noise);
-      return state.counter / 1e6;
+      return state.counter * 1e-6;
     }
     case K::kFanRpm:
       return std::round(std::max(0.0, 1500 + 3000 * load_ + 25 * noise));
     case K::kPwm:
-      return std::round(std::clamp(80 + 150 * load_, 0.0, 255.0)) / 255;
+      return std::round(std::clamp(80 + 150 * load_, 0.0, 255.0)) * (1.0 / 255.0);
     case K::kGpuLoad:
       return std::clamp(std::round(gpu_load_ * 1000 + (gpu_load_ > 0 ? 20 * noise : 0)), 0.0,
                         1000.0) /
@@ -231,7 +247,7 @@ double DeviceSimulator::Value(State& state, double dt_s) {
       // Nanosecond timings, the noisiest series on the board.
       return std::round((120e3 + 40e3 * state.index) * std::exp(0.25 * noise)) / 1e9;
     case K::kBoardVoltage:
-      return Quantize(state.base + 6 * noise, 8) / 1000;
+      return Quantize(state.base + 6 * noise, 8) * 1e-3;
   }
   return 0;
 }
@@ -249,11 +265,17 @@ void DeviceSimulator::Tick(std::int64_t tick_ms, std::vector<Reading>& out) {
     phase_end_ms_ = tick_ms + static_cast<std::int64_t>((60 + 840 * uniform_(rng_)) * 1000);
   }
   memory_used_kib_ = std::clamp(memory_used_kib_ + Quantize(2000 * noise_(rng_), 4), 2.0e6, 2.4e7);
+  // The cores first, so that "all" (series 0) is their sum, as /proc/stat's cpu line is.
+  busy_jiffies_ = 0;
+  total_jiffies_ = 0;
+  std::vector<double> values(states_.size());
+  for (std::size_t i = 1; i < states_.size(); ++i) values[i] = Value(states_[i], dt_s);
+  values[0] = Value(states_[0], dt_s);
   for (std::size_t i = 0; i < states_.size(); ++i) {
     Reading reading;
     reading.series = static_cast<int>(i);
     reading.at_ms = tick_ms;
-    const double value = Value(states_[i], dt_s);
+    const double value = values[i];
     // The first board temperature sensor is flaky (an I2C sensor that NAKs now and then).
     const bool flaky = states_[i].kind == Kind::kBoardTemperature && states_[i].index == 0;
     if (!(flaky && uniform_(rng_) < 0.02)) reading.value = value;
@@ -275,6 +297,24 @@ std::vector<Sample> DeviceSimulator::ToSamples(const std::vector<Reading>& readi
     samples.push_back(std::move(sample));
   }
   return samples;
+}
+
+void DeviceSimulator::FillSamples(const std::vector<Reading>& readings,
+                                  std::vector<Sample>& samples) const {
+  if (samples.size() != readings.size()) {
+    samples = ToSamples(readings);
+    return;
+  }
+  for (std::size_t i = 0; i < readings.size(); ++i) {
+    Sample& sample = samples[i];
+    sample.value = readings[i].value;
+    sample.at = FromUnixMillis(readings[i].at_ms);
+    if (readings[i].value) {
+      sample.missing_reason.clear();
+    } else {
+      sample.missing_reason = "EAGAIN: sensor did not answer";
+    }
+  }
 }
 
 }  // namespace edgemond::bench

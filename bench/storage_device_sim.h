@@ -1,9 +1,11 @@
 // A simulated edge device for the storage benchmark: ~150 series shaped like a Jetson-class
 // board under a workload that changes every few minutes.
 //
-// Values are what the collectors would produce: base units converted from the raw integer
-// units the kernel reports, so they carry the kernel's quantization (m°C in steps of 500 or
-// 1000, mV/mA/mW integers, kHz frequency tables, 100 Hz jiffies, kB of meminfo, µJ counters).
+// Values are what the collectors would produce, computed the way they compute them: base units
+// converted from the raw integer units the kernel reports (thermal m°C / 1000.0, hwmon raw *
+// 1e-3 or 1e-6, PWM raw * (1/255.0), kHz * 1000.0, kB * 1024.0, busy / total jiffies), so they
+// carry the kernel's quantization (m°C in steps of 250 or 500, mV/mA integers, kHz frequency
+// tables, 100 Hz jiffies, kB of meminfo, µJ counters).
 // One flaky sensor fails 2 % of the time (a gap with a reason). Deterministic for a given seed.
 
 #ifndef EDGEMOND_BENCH_STORAGE_DEVICE_SIM_H_
@@ -43,6 +45,9 @@ class DeviceSimulator {
 
   // The same readings as Samples for Store::Append.
   std::vector<Sample> ToSamples(const std::vector<Reading>& readings) const;
+  // The same, reusing `samples` from the previous tick (labels are not copied again): what a
+  // collector hands over costs nothing to build, so a benchmark times the store alone.
+  void FillSamples(const std::vector<Reading>& readings, std::vector<Sample>& samples) const;
 
  private:
   enum class Kind {
@@ -90,6 +95,8 @@ class DeviceSimulator {
   std::int64_t last_tick_ms_ = 0;
   double memory_used_kib_ = 3.1e6;
   int cluster_frequency_index_[3] = {0, 0, 0};
+  std::int64_t busy_jiffies_ = 0;  // Summed over the cores in the current tick.
+  std::int64_t total_jiffies_ = 0;
 
   std::deque<std::string> strings_;  // Backing store for MetricDesc string_views.
   std::deque<MetricDesc> descs_;

@@ -1,10 +1,13 @@
 #include "collectors/memory_collector.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <optional>
 
 #include "collectors/internal/meminfo_parse.h"
 #include "collectors/internal/samples.h"
+#include "core/text.h"
 
 namespace edgemond::collectors {
 namespace {
@@ -32,15 +35,38 @@ constexpr MetricDesc kSwapUsed{"edgemond_swap_used_bytes", "Swap space in use", 
 constexpr MetricDesc kSwapFree{"edgemond_swap_free_bytes", "Swap space unused (SwapFree)",
                                MetricType::kGauge, "bytes"};
 
+constexpr MetricDesc kSwapIn{"edgemond_swap_in_bytes_total",
+                             "Bytes read back from swap (/proc/vmstat pswpin)",
+                             MetricType::kCounter, "bytes"};
+constexpr MetricDesc kSwapOut{"edgemond_swap_out_bytes_total",
+                              "Bytes written to swap (/proc/vmstat pswpout)", MetricType::kCounter,
+                              "bytes"};
+
 constexpr double kBytesPerKib = 1024.0;
+
+// The value of one "name value" line of /proc/vmstat.
+std::optional<std::uint64_t> VmstatValue(std::string_view text, std::string_view name) {
+  for (std::string_view line : SplitLines(text)) {
+    const std::vector<std::string_view> fields = SplitFields(line);
+    if (fields.size() == 2 && fields[0] == name) {
+      auto value = ParseUint64(fields[1]);
+      if (value.ok()) return *value;
+    }
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
-MemoryCollector::MemoryCollector(const RootedFs& fs) : meminfo_file_(fs, "/proc/meminfo") {}
+MemoryCollector::MemoryCollector(const RootedFs& fs, long page_size_bytes)
+    : meminfo_file_(fs, "/proc/meminfo"),
+      vmstat_file_(fs, "/proc/vmstat"),
+      page_size_bytes_(
+          static_cast<double>(page_size_bytes > 0 ? page_size_bytes : ::sysconf(_SC_PAGESIZE))) {}
 
 std::vector<const MetricDesc*> MemoryCollector::Metrics() {
-  return {&kMemTotal, &kMemFree,   &kMemAvailable, &kMemUsed, &kBuffers,
-          &kCached,   &kSwapTotal, &kSwapUsed,     &kSwapFree};
+  return {&kMemTotal,  &kMemFree,  &kMemAvailable, &kMemUsed, &kBuffers, &kCached,
+          &kSwapTotal, &kSwapUsed, &kSwapFree,     &kSwapIn,  &kSwapOut};
 }
 
 Result<std::vector<Sample>> MemoryCollector::Collect(WallTime now) {
@@ -73,6 +99,19 @@ Result<std::vector<Sample>> MemoryCollector::Collect(WallTime now) {
   emit(kSwapTotal, meminfo.swap_total_kib);
   emit(kSwapUsed, swap_used);
   emit(kSwapFree, meminfo.swap_free_kib);
+  if (Status vmstat = vmstat_file_.ReadInto(text_); vmstat.ok()) {
+    for (const auto& [desc, name] : {std::pair{&kSwapIn, "pswpin"}, {&kSwapOut, "pswpout"}}) {
+      if (const auto pages = VmstatValue(text_, name)) {
+        out.push_back(
+            internal::ValueSample(*desc, {}, static_cast<double>(*pages) * page_size_bytes_, now));
+      } else {
+        out.push_back(internal::MissingSample(*desc, {}, "not in /proc/vmstat", now));
+      }
+    }
+  } else if (!vmstat.IsNotFound()) {
+    out.push_back(internal::MissingSample(kSwapIn, {}, std::string(vmstat.message()), now));
+    out.push_back(internal::MissingSample(kSwapOut, {}, std::string(vmstat.message()), now));
+  }
   return out;
 }
 

@@ -12,8 +12,12 @@
 //   edgemond_swap_total_bytes         SwapTotal
 //   edgemond_swap_used_bytes          SwapTotal - SwapFree
 //   edgemond_swap_free_bytes          SwapFree
+//   edgemond_swap_in_bytes_total      /proc/vmstat pswpin x page size: pages read back from swap
+//   edgemond_swap_out_bytes_total     /proc/vmstat pswpout x page size: pages written to swap
+//                                     (a sustained swap-in rate is what thrashing looks like)
 // A line the kernel does not print becomes a missing value with the reason
-// "not in /proc/meminfo". Cost per tick: one pread of /proc/meminfo through an open fd.
+// "not in /proc/meminfo". Without /proc/vmstat (a tree without it) the swap counters are left
+// out. Cost per tick: one pread each of /proc/meminfo and /proc/vmstat through open fds.
 //
 // Thread safety: not thread-safe; Collect() is called from one thread.
 
@@ -30,7 +34,9 @@ namespace edgemond::collectors {
 class MemoryCollector final : public Collector {
  public:
   // `fs` is borrowed and must outlive the collector.
-  explicit MemoryCollector(const RootedFs& fs);
+  // `page_size_bytes` converts /proc/vmstat's page counts (the kernel's PAGE_SIZE: 4 KiB, or
+  // 16/64 KiB on some arm64 kernels); 0 reads it from this machine (sysconf).
+  explicit MemoryCollector(const RootedFs& fs, long page_size_bytes = 0);
 
   std::string_view name() const override { return "memory"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
@@ -41,6 +47,8 @@ class MemoryCollector final : public Collector {
 
  private:
   PolledFile meminfo_file_;
+  PolledFile vmstat_file_;
+  const double page_size_bytes_;
   std::string text_;  // Reused every tick.
 };
 

@@ -117,6 +117,42 @@ TEST_F(MemoryCollectorTest, AbsentLinesAreMissingNotZero) {
                 clock_.WallNow(), &*collector_);
 }
 
+TEST_F(MemoryCollectorTest, SwapTrafficFromVmstatInBytes) {
+  edgemond::testing::FakeSysfs fs;
+  fs.Write("proc/meminfo",
+           "MemTotal: 1000 kB\nMemFree: 100 kB\nMemAvailable: 400 kB\n"
+           "Buffers: 1 kB\nCached: 2 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n");
+  fs.Write("proc/vmstat", "nr_free_pages 1234\npswpin 300\npswpout 1000\npgfault 99\n");
+  auto root = RootedFs::Open(fs.path());
+  ASSERT_TRUE(root.ok());
+  MemoryCollector collector(*root, /*page_size_bytes=*/16384);
+  const auto samples = collector.Collect(clock_.WallNow());
+  ASSERT_TRUE(samples.ok()) << samples.status();
+  ExpectSamples(*samples,
+                Wants{
+                    {"edgemond_memory_total_bytes", 1000 * kKib},
+                    {"edgemond_memory_free_bytes", 100 * kKib},
+                    {"edgemond_memory_available_bytes", 400 * kKib},
+                    {"edgemond_memory_used_bytes", 600 * kKib},
+                    {"edgemond_memory_buffers_bytes", 1 * kKib},
+                    {"edgemond_memory_cached_bytes", 2 * kKib},
+                    {"edgemond_swap_total_bytes", 0},
+                    {"edgemond_swap_used_bytes", 0},
+                    {"edgemond_swap_free_bytes", 0},
+                    {"edgemond_swap_in_bytes_total", 300 * 16384.0},
+                    {"edgemond_swap_out_bytes_total", 1000 * 16384.0},
+                },
+                clock_.WallNow(), &collector);
+  fs.Write("proc/vmstat", "nr_free_pages 1234\n");  // A kernel without swap accounting.
+  const auto without = collector.Collect(clock_.WallNow());
+  ASSERT_TRUE(without.ok());
+  for (const Sample& sample : *without) {
+    if (sample.desc->name == "edgemond_swap_in_bytes_total") {
+      EXPECT_EQ(sample.missing_reason, "not in /proc/vmstat");
+    }
+  }
+}
+
 TEST_F(MemoryCollectorTest, UnreadableOrGarbledMeminfoFailsTheCollector) {
   edgemond::testing::FakeSysfs fs;
   fs.Mkdir("proc");

@@ -46,7 +46,7 @@ bool HaveOpenat2() {
 
 }  // namespace
 
-Result<RootedFs> RootedFs::Open(const std::string& root) {
+Result<RootedFs> RootedFs::Open(const std::string& root, LinkResolution resolution) {
   if (root.empty()) return Status::InvalidArgument("root directory is empty");
   char resolved[PATH_MAX];
   if (::realpath(root.c_str(), resolved) == nullptr) {
@@ -56,13 +56,16 @@ Result<RootedFs> RootedFs::Open(const std::string& root) {
   if (fd < 0) return Status::FromErrno(errno, "root directory " + root);
   std::string canonical(resolved);
   if (canonical == "/") canonical.clear();
-  return RootedFs(UniqueFd(fd), canonical);
+  const bool use_openat2 = resolution == LinkResolution::kAuto && HaveOpenat2();
+  return RootedFs(UniqueFd(fd), std::move(canonical), use_openat2);
 }
 
 int RootedFs::OpenRaw(std::string_view path, int flags) const {
   const std::string rel(Relative(path));
   long fd;
-  if (!root_.empty() && HaveOpenat2()) {
+  if (root_.empty()) {
+    fd = ::openat(root_fd_.get(), rel.c_str(), flags | O_CLOEXEC);
+  } else if (use_openat2_) {
     struct open_how how = {};
     how.flags = static_cast<unsigned long long>(flags | O_CLOEXEC);
     how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
@@ -73,9 +76,67 @@ int RootedFs::OpenRaw(std::string_view path, int flags) const {
       fd = ::syscall(SYS_openat2, root_fd_.get(), rel.c_str(), &how, sizeof(how));
     } while (fd < 0 && errno == EAGAIN && ++attempts < 3);
   } else {
-    fd = ::openat(root_fd_.get(), rel.c_str(), flags | O_CLOEXEC);
+    return OpenByWalking(rel, flags);
   }
   return fd < 0 ? -errno : static_cast<int>(fd);
+}
+
+namespace {
+
+// Pushes the components of `path` onto `pending` so that the first component ends up on top.
+void PushComponents(std::string_view path, std::vector<std::string>& pending) {
+  std::size_t end = path.size();
+  while (end > 0) {
+    const std::size_t slash = path.rfind('/', end - 1);
+    const std::size_t begin = slash == std::string_view::npos ? 0 : slash + 1;
+    const std::string_view name = path.substr(begin, end - begin);
+    if (!name.empty() && name != ".") pending.emplace_back(name);
+    if (slash == std::string_view::npos) break;
+    end = slash;
+  }
+}
+
+}  // namespace
+
+int RootedFs::OpenByWalking(std::string_view path, int flags) const {
+  // The kernel's own limit on links followed in one lookup.
+  constexpr int kMaxLinks = 40;
+  // Directories from below the root down to the current one: ".." pops one, never past the root,
+  // and an absolute link target starts again from the root.
+  std::vector<UniqueFd> dirs;
+  const auto current = [&] { return dirs.empty() ? root_fd_.get() : dirs.back().get(); };
+  std::vector<std::string> pending;
+  PushComponents(path, pending);
+  int links = 0;
+  while (!pending.empty()) {
+    const std::string name = std::move(pending.back());
+    pending.pop_back();
+    if (name == "..") {
+      if (!dirs.empty()) dirs.pop_back();
+      continue;
+    }
+    char target[PATH_MAX];
+    const ssize_t n = ::readlinkat(current(), name.c_str(), target, sizeof(target));
+    if (n >= 0) {
+      if (static_cast<std::size_t>(n) == sizeof(target)) return -ENAMETOOLONG;
+      if (++links > kMaxLinks) return -ELOOP;
+      const std::string_view link(target, static_cast<std::size_t>(n));
+      if (!link.empty() && link.front() == '/') dirs.clear();
+      PushComponents(link, pending);
+      continue;
+    }
+    if (errno != EINVAL) return -errno;  // EINVAL: it exists and is not a link.
+    if (pending.empty()) {
+      const int fd = ::openat(current(), name.c_str(), flags | O_CLOEXEC | O_NOFOLLOW);
+      return fd < 0 ? -errno : fd;
+    }
+    const int fd = ::openat(current(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    dirs.emplace_back(fd);
+  }
+  // The path ended in a link to a directory, in "..", or named the root itself.
+  const int fd = ::openat(current(), ".", flags | O_CLOEXEC);
+  return fd < 0 ? -errno : fd;
 }
 
 Result<UniqueFd> RootedFs::OpenFile(std::string_view path, int flags) const {

@@ -4,8 +4,9 @@
 // so tests point edgemond at fixture trees laid out exactly like real devices. Paths are written
 // as they are on the device ("/sys/class/thermal"); the leading slash is optional. Symbolic links
 // are resolved inside the root, absolute ones included (/proc/device-tree -> /sys/firmware/...),
-// using openat2(RESOLVE_IN_ROOT) where the kernel has it. On kernels without openat2 (< 5.6)
-// absolute links resolve against the host, which only matters for fixture trees, never for "/".
+// using openat2(RESOLVE_IN_ROOT) where the kernel has it and a walk of the path one component at a
+// time otherwise (kernels before 5.6, such as JetPack 4's 4.9, where a containerised edgemond may
+// read the host through --root /host).
 //
 // The string "/sys" appears only in configuration: this class knows nothing about sysfs.
 //
@@ -31,8 +32,14 @@ class RootedFs final {
   // are at most one page, /proc/stat on many-core machines is tens of KiB.
   static constexpr std::size_t kDefaultMaxBytes = 1 << 20;
 
+  // How symbolic links below the root are resolved. kAuto uses openat2(RESOLVE_IN_ROOT) where the
+  // kernel has it and walks the path in user space otherwise; kUserspaceWalk always walks, which
+  // lets tests cover old kernels on new ones. Both give the same answers.
+  enum class LinkResolution { kAuto, kUserspaceWalk };
+
   // Opens `root`, which must be an existing directory.
-  static Result<RootedFs> Open(const std::string& root);
+  static Result<RootedFs> Open(const std::string& root,
+                               LinkResolution resolution = LinkResolution::kAuto);
 
   RootedFs(RootedFs&&) noexcept = default;
   RootedFs& operator=(RootedFs&&) noexcept = default;
@@ -61,12 +68,16 @@ class RootedFs final {
   bool IsDirectory(std::string_view path) const;
 
  private:
-  RootedFs(UniqueFd root_fd, std::string root) : root_fd_(std::move(root_fd)), root_(root) {}
+  RootedFs(UniqueFd root_fd, std::string root, bool use_openat2)
+      : root_fd_(std::move(root_fd)), root_(std::move(root)), use_openat2_(use_openat2) {}
 
   int OpenRaw(std::string_view path, int flags) const;  // Returns fd or -errno.
+  // Resolves `path` below the root one component at a time, following links inside the root.
+  int OpenByWalking(std::string_view path, int flags) const;  // Returns fd or -errno.
 
   UniqueFd root_fd_;  // Constant after construction.
   std::string root_;  // Constant after construction.
+  bool use_openat2_;  // Constant after construction.
 };
 
 // A device file kept open and re-read from offset 0 with pread on every poll, which is how

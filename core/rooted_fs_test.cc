@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 #include "tests/testing/temp_dir.h"
 
 namespace edgemond {
@@ -51,29 +53,84 @@ TEST(RootedFsTest, ListsDirectoriesSorted) {
   EXPECT_EQ(*names, (std::vector<std::string>{"hwmon0", "hwmon10", "hwmon2"}));
 }
 
-TEST(RootedFsTest, ResolvesRelativeLinksInsideTheRoot) {
+// Link resolution runs through openat2 on this kernel and through the user-space walk that kernels
+// before 5.6 get; both must give the same answers.
+class RootedFsLinkTest : public ::testing::TestWithParam<RootedFs::LinkResolution> {
+ protected:
+  RootedFs OpenRoot(const FakeSysfs& fs) {
+    auto root = RootedFs::Open(fs.path(), GetParam());
+    EXPECT_TRUE(root.ok()) << root.status();
+    return std::move(root).value();
+  }
+};
+
+TEST_P(RootedFsLinkTest, ResolvesRelativeLinksInsideTheRoot) {
   FakeSysfs fs;
   fs.Write("sys/devices/platform/coretemp.0/hwmon/hwmon2/name", "coretemp\n");
   fs.Symlink("sys/class/hwmon/hwmon2", "../../devices/platform/coretemp.0/hwmon/hwmon2");
-  auto root = RootedFs::Open(fs.path());
-  ASSERT_TRUE(root.ok());
-  EXPECT_EQ(root->ReadFile("/sys/class/hwmon/hwmon2/name").value(), "coretemp\n");
-  EXPECT_EQ(root->RealPath("/sys/class/hwmon/hwmon2").value(),
+  const RootedFs root = OpenRoot(fs);
+  EXPECT_EQ(root.ReadFile("/sys/class/hwmon/hwmon2/name").value(), "coretemp\n");
+  EXPECT_EQ(root.RealPath("/sys/class/hwmon/hwmon2").value(),
             "/sys/devices/platform/coretemp.0/hwmon/hwmon2");
-  EXPECT_EQ(root->ReadLink("/sys/class/hwmon/hwmon2").value(),
+  EXPECT_EQ(root.ReadLink("/sys/class/hwmon/hwmon2").value(),
             "../../devices/platform/coretemp.0/hwmon/hwmon2");
+  EXPECT_EQ(root.ListDir("/sys/class/hwmon/hwmon2").value(), (std::vector<std::string>{"name"}));
+  EXPECT_TRUE(root.IsDirectory("/sys/class/hwmon/hwmon2"));
 }
 
-TEST(RootedFsTest, AbsoluteLinksStayInsideTheRoot) {
+TEST_P(RootedFsLinkTest, AbsoluteLinksStayInsideTheRoot) {
   FakeSysfs fs;
   fs.Write("sys/firmware/devicetree/base/model", std::string("NVIDIA Jetson\0", 14));
   fs.Symlink("proc/device-tree", "/sys/firmware/devicetree/base");
-  auto root = RootedFs::Open(fs.path());
-  ASSERT_TRUE(root.ok());
-  const auto model = root->ReadFile("/proc/device-tree/model");
+  const RootedFs root = OpenRoot(fs);
+  const auto model = root.ReadFile("/proc/device-tree/model");
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ(*model, std::string("NVIDIA Jetson\0", 14));
+  EXPECT_EQ(root.RealPath("/proc/device-tree").value(), "/sys/firmware/devicetree/base");
 }
+
+TEST_P(RootedFsLinkTest, DotDotStopsAtTheRoot) {
+  FakeSysfs fs;
+  fs.Write("etc/hostname", "inside\n");
+  fs.Symlink("sys/escape", "../../../../../../etc");
+  const RootedFs root = OpenRoot(fs);
+  EXPECT_EQ(root.ReadFile("/sys/escape/hostname").value(), "inside\n");
+  EXPECT_EQ(root.ReadFile("/../../etc/hostname").value(), "inside\n");
+  EXPECT_EQ(root.ReadFile("/sys/./../etc//hostname").value(), "inside\n");
+}
+
+TEST_P(RootedFsLinkTest, LinkLoopsAndDanglingLinksAreErrors) {
+  FakeSysfs fs;
+  fs.Symlink("sys/a", "b");
+  fs.Symlink("sys/b", "a");
+  fs.Symlink("sys/dangling", "/sys/nowhere");
+  const RootedFs root = OpenRoot(fs);
+  const auto loop = root.ReadFile("/sys/a");
+  ASSERT_FALSE(loop.ok());
+  EXPECT_EQ(loop.status().error_number(), ELOOP);
+  const auto dangling = root.ReadFile("/sys/dangling");
+  ASSERT_FALSE(dangling.ok());
+  EXPECT_TRUE(dangling.status().IsNotFound());
+  EXPECT_FALSE(root.Exists("/sys/dangling"));
+}
+
+TEST_P(RootedFsLinkTest, AFileInThePathIsNotADirectory) {
+  FakeSysfs fs;
+  fs.Write("sys/file", "x\n");
+  const RootedFs root = OpenRoot(fs);
+  const auto read = root.ReadFile("/sys/file/child");
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().error_number(), ENOTDIR);
+}
+
+INSTANTIATE_TEST_SUITE_P(Resolutions, RootedFsLinkTest,
+                         ::testing::Values(RootedFs::LinkResolution::kAuto,
+                                           RootedFs::LinkResolution::kUserspaceWalk),
+                         [](const ::testing::TestParamInfo<RootedFs::LinkResolution>& param_info) {
+                           return param_info.param == RootedFs::LinkResolution::kAuto
+                                      ? "Auto"
+                                      : "UserspaceWalk";
+                         });
 
 TEST(RootedFsTest, UnreadableFileIsPermissionDenied) {
   if (::geteuid() == 0) GTEST_SKIP() << "root reads mode-0000 files";

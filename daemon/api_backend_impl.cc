@@ -30,6 +30,44 @@ void ApiBackendImpl::SetInterval(std::chrono::nanoseconds interval) {
   interval_ = interval;
 }
 
+void ApiBackendImpl::SetActiveAlerts(std::vector<ActiveAlert> alerts) {
+  auto snapshot = std::make_shared<const std::vector<ActiveAlert>>(std::move(alerts));
+  std::lock_guard lock(mu_);
+  alerts_ = std::move(snapshot);
+}
+
+void ApiBackendImpl::SetAlertRules(nlohmann::json rules) {
+  auto snapshot = std::make_shared<const nlohmann::json>(std::move(rules));
+  std::lock_guard lock(mu_);
+  rules_ = std::move(snapshot);
+}
+
+void ApiBackendImpl::SetAlertHistory(storage::AlertHistory* history) { history_ = history; }
+
+std::vector<ActiveAlert> ApiBackendImpl::ActiveAlerts() const {
+  std::shared_ptr<const std::vector<ActiveAlert>> alerts;
+  {
+    std::lock_guard lock(mu_);
+    alerts = alerts_;
+  }
+  return *alerts;
+}
+
+nlohmann::json ApiBackendImpl::AlertRules() const {
+  std::shared_ptr<const nlohmann::json> rules;
+  {
+    std::lock_guard lock(mu_);
+    rules = rules_;
+  }
+  return *rules;
+}
+
+Result<std::vector<AlertTransition>> ApiBackendImpl::AlertHistory(
+    const AlertHistoryQuery& query) const {
+  if (history_ == nullptr) return Status::Unavailable("the alert history is not open");
+  return history_->Query(query);
+}
+
 nlohmann::json ApiBackendImpl::Device() const {
   const collectors::DeviceInfo info = collectors::ReadDeviceInfo(fs_);
   return {

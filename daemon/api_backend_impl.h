@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/rooted_fs.h"
 #include "http/api_backend.h"
+#include "storage/alert_history.h"
 #include "storage/store.h"
 
 namespace edgemond::daemon {
@@ -35,11 +36,20 @@ class ApiBackendImpl final : public http::ApiBackend {
       const std::optional<SeriesSelector>& selector) const override;
   Result<QueryResult> Query(const RangeQuery& query) const override;
   http::Health GetHealth() const override;
+  std::vector<ActiveAlert> ActiveAlerts() const override;
+  Result<std::vector<AlertTransition>> AlertHistory(const AlertHistoryQuery& query) const override;
+  nlohmann::json AlertRules() const override;
   std::vector<http::ApiEvent> Events() const override;
 
   // Publishes a finished tick's samples.
   void SetLatest(std::vector<Sample> samples);
   void SetInterval(std::chrono::nanoseconds interval);
+  // Publishes the alerts pending or firing after a tick.
+  void SetActiveAlerts(std::vector<ActiveAlert> alerts);
+  // Publishes the loaded rules (as JSON) after startup and every reload.
+  void SetAlertRules(nlohmann::json rules);
+  // `history` is borrowed and must outlive this object; null until set.
+  void SetAlertHistory(storage::AlertHistory* history);
   // Appends events, keeping the most recent kMaxEvents.
   void AddEvents(std::vector<http::ApiEvent> events);
 
@@ -55,7 +65,12 @@ class ApiBackendImpl final : public http::ApiBackend {
       std::make_shared<const std::vector<Sample>>();  // Guarded by mu_.
   std::optional<SteadyTime> last_tick_;               // Guarded by mu_.
   std::chrono::nanoseconds interval_;                 // Guarded by mu_.
-  std::deque<http::ApiEvent> events_;                 // Guarded by mu_.
+  std::shared_ptr<const std::vector<ActiveAlert>> alerts_ =
+      std::make_shared<const std::vector<ActiveAlert>>();  // Guarded by mu_.
+  std::shared_ptr<const nlohmann::json> rules_ =
+      std::make_shared<const nlohmann::json>(nlohmann::json::array());  // Guarded by mu_.
+  storage::AlertHistory* history_ = nullptr;  // Set before serving; the history is thread-safe.
+  std::deque<http::ApiEvent> events_;         // Guarded by mu_.
 };
 
 }  // namespace edgemond::daemon

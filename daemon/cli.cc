@@ -82,6 +82,11 @@ std::string UsageText() {
       "  --version              print the version and exit\n"
       "  --help                 print this help and exit\n"
       "\n"
+      "Signals: SIGHUP reloads the configuration and the alert rules (alerts.d/ next to the\n"
+      "configuration file); SIGTERM and SIGINT write buffered samples and exit.\n"
+      "Under systemd: Type=notify (READY, STATUS, RELOADING, STOPPING, WATCHDOG) and socket\n"
+      "activation (a socket passed by edgemond.socket replaces --listen).\n"
+      "\n"
       "Exit status: 0 on success and on SIGTERM/SIGINT, 64 for a bad command line, 78 for a bad\n"
       "configuration, 1 when the daemon cannot start or fails.\n"
       "Documentation: README.md and docs/ in the source tree.\n";

@@ -7,9 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "alerts/rule_parser.h"
+#include "core/json_locator.h"
 #include "core/text.h"
 #include "daemon/config_schema.h"
-#include "daemon/internal/json_locator.h"
 
 namespace edgemond::daemon {
 namespace {
@@ -74,6 +75,8 @@ std::string_view KindName(FieldKind kind) {
       return "true or false";
     case FieldKind::kStringList:
       return "a list of strings";
+    case FieldKind::kAlertRules:
+      return "a list of alert rules";
   }
   return "a value";
 }
@@ -125,8 +128,10 @@ std::string Assign(const FieldSpec& spec, Config& config, const Json& value) {
       *static_cast<std::vector<std::string>*>(field) = std::move(items);
       return "";
     }
+    case FieldKind::kAlertRules:
+      break;  // Parsed by Apply(), which knows where each rule is in the file.
   }
-  return "unsupported kind";
+  return "cannot be set this way";
 }
 
 std::string RangeError(const FieldSpec& spec, Config& config) {
@@ -147,7 +152,7 @@ std::string RangeError(const FieldSpec& spec, Config& config) {
   return "";
 }
 
-Json ValueToJson(const FieldSpec& spec, Config& config) {
+nlohmann::ordered_json ValueToJson(const FieldSpec& spec, Config& config) {
   void* field = spec.field(config);
   switch (spec.kind) {
     case FieldKind::kString:
@@ -160,6 +165,13 @@ Json ValueToJson(const FieldSpec& spec, Config& config) {
       return *static_cast<double*>(field);
     case FieldKind::kStringList:
       return *static_cast<std::vector<std::string>*>(field);
+    case FieldKind::kAlertRules: {
+      nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+      for (const alerts::Rule& rule : *static_cast<std::vector<alerts::Rule>*>(field)) {
+        rules.push_back(alerts::RuleToJson(rule));
+      }
+      return rules;
+    }
   }
   return nullptr;
 }
@@ -181,6 +193,16 @@ std::optional<ConfigError> Apply(const Json& object, const std::string& prefix, 
     }
     const FieldSpec* spec = FindField(key);
     if (spec == nullptr) return error(UnknownKeyMessage(key));
+    if (spec->kind == FieldKind::kAlertRules) {
+      auto rules = alerts::ParseRuleList(value, file, locator, key);
+      if (auto* rule_error = std::get_if<alerts::RuleError>(&rules)) {
+        return ConfigError{rule_error->file, rule_error->line, rule_error->key,
+                           rule_error->message};
+      }
+      alerts::MergeRules(*static_cast<std::vector<alerts::Rule>*>(spec->field(config)),
+                         std::get<std::vector<alerts::Rule>>(std::move(rules)));
+      continue;
+    }
     if (std::string message = Assign(*spec, config, value); !message.empty()) {
       return error(std::move(message));
     }
@@ -269,6 +291,12 @@ std::variant<Config, ConfigError> LoadConfigFile(const std::string& path, bool p
     if (auto* error = std::get_if<ConfigError>(&parsed)) return *error;
     config = std::get<Config>(std::move(parsed));
   }
+  // Alert rules: <dir>/alerts.d/*.json in name order, on top of the configuration's own.
+  auto rules = alerts::LoadRuleDirectory(fs::path(path).parent_path() / "alerts.d");
+  if (auto* error = std::get_if<alerts::RuleError>(&rules)) {
+    return ConfigError{error->file, error->line, error->key, error->message};
+  }
+  alerts::MergeRules(config.alerts.rules, std::get<std::vector<alerts::Rule>>(std::move(rules)));
   return config;
 }
 
@@ -305,6 +333,8 @@ std::optional<ConfigError> SetConfigValue(Config& config, std::string_view key,
     case FieldKind::kStringList:
       value = Json::array({std::string(text)});
       break;
+    case FieldKind::kAlertRules:
+      return ConfigError{"", 0, where, "alert rules cannot be set from the command line"};
   }
   Config updated = config;
   if (std::string message = Assign(*spec, updated, value); !message.empty()) {
@@ -342,7 +372,7 @@ nlohmann::ordered_json ConfigToJson(const Config& config) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const FieldSpec& spec : ConfigSchema()) {
     const std::size_t dot = spec.key.find('.');
-    const Json value = ValueToJson(spec, copy);
+    const nlohmann::ordered_json value = ValueToJson(spec, copy);
     if (dot == std::string_view::npos) {
       out[std::string(spec.key)] = value;
     } else {

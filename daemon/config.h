@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "alerts/rule.h"
 #include "core/result.h"
 
 namespace edgemond::daemon {
@@ -53,8 +54,12 @@ struct Config {
 
   struct Storage {
     std::string path = "/var/lib/edgemond/edgemond.db";
-    std::uint32_t flush_interval_seconds = 10;
-    std::uint32_t retention_days = 7;
+    std::uint32_t flush_interval_seconds = 60;
+    std::uint32_t retention_days = 7;  // Raw samples; the rollup tiers have their own.
+    std::uint32_t minute_rollup_retention_days = 90;
+    std::uint32_t hour_rollup_retention_days = 730;
+    std::uint32_t max_size_megabytes = 256;  // MiB; 0: no cap.
+    std::uint32_t ballast_megabytes = 4;     // MiB; 0: no ballast.
   } storage;
 
   struct Http {
@@ -68,6 +73,15 @@ struct Config {
     std::uint32_t max_query_points = 11000;
     std::uint32_t max_query_series = 500;
   } http;
+
+  struct Alerts {
+    std::string sink = "auto";      // auto, journal, stderr.
+    double power_budget_watts = 0;  // 0: no budget.
+    std::uint32_t history_retention_days = 90;
+    // "alerts.rules" of the file and its conf.d drop-ins, then <dir>/alerts.d/*.json, merged by
+    // rule name (a later rule of the same name replaces an earlier one).
+    std::vector<alerts::Rule> rules;
+  } alerts;
 };
 
 // A configuration problem, located.
@@ -81,7 +95,8 @@ struct ConfigError {
   std::string ToString() const;
 };
 
-// Reads `path` and its conf.d/ drop-ins over the compiled defaults.
+// Reads `path` and its conf.d/ drop-ins over the compiled defaults, then the alert rules in the
+// alerts.d/ directory next to `path`.
 // `path_must_exist`: false for the default path (a missing /etc/edgemond/edgemond.json means
 // "embedded defaults"), true when the user named the file.
 std::variant<Config, ConfigError> LoadConfigFile(const std::string& path, bool path_must_exist);

@@ -22,6 +22,18 @@ std::string CheckStoragePath(const Config& config) {
   return config.storage.path.empty() ? "must not be empty" : "";
 }
 
+std::string CheckMaxSize(const Config& config) {
+  const std::uint32_t mib = config.storage.max_size_megabytes;
+  return mib != 0 && mib < 4 ? "must be 0 (no limit) or at least 4" : "";
+}
+
+std::string CheckAlertSink(const Config& config) {
+  const std::string& sink = config.alerts.sink;
+  return sink == "auto" || sink == "journal" || sink == "stderr"
+             ? ""
+             : "must be \"auto\", \"journal\" or \"stderr\"";
+}
+
 std::string CheckListen(const Config& config) {
   auto address = http::ParseListenAddress(config.http.listen);
   return address.ok() ? "" : std::string(address.status().message());
@@ -87,11 +99,27 @@ constexpr FieldSpec kFields[] = {
      &CheckStoragePath, "--db"},
     {"storage.flush_interval_seconds", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.storage.flush_interval_seconds; },
-     "Samples are kept in memory and written in one transaction this often: the most a crash "
-     "can lose, traded against flash wear.", 1, 3600},
+     "Samples are kept in memory and written, compressed, in one block this often: the most a "
+     "crash can lose, traded against flash wear (10 s writes about three times as many bytes "
+     "per sample as 60 s).", 1, 3600},
     {"storage.retention_days", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.storage.retention_days; },
-     "Samples older than this are deleted, a little at a time.", 1, 36500},
+     "Samples at full resolution (the raw tier) are deleted after this many days; their 1-minute "
+     "and 1-hour rollups stay for the retentions below.", 1, 36500},
+    {"storage.minute_rollup_retention_days", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.minute_rollup_retention_days; },
+     "1-minute rollups (min, max, sum, count, last) are deleted after this many days.", 1, 36500},
+    {"storage.hour_rollup_retention_days", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.hour_rollup_retention_days; },
+     "1-hour rollups are deleted after this many days.", 1, 36500},
+    {"storage.max_size_megabytes", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.max_size_megabytes; },
+     "The database file is kept below this many MiB by deleting the oldest data first, oldest "
+     "relative to each tier's retention. 0: no limit.", 0, 1048576, &CheckMaxSize},
+    {"storage.ballast_megabytes", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.storage.ballast_megabytes; },
+     "MiB reserved beside the database and given up when the file system fills, so that edgemond "
+     "can still clean up. 0: none.", 0, 1024},
     {"http.listen", FieldKind::kString, [](Config& c) -> void* { return &c.http.listen; },
      "Address and port of the HTTP API and /metrics. Loopback by default; use 0.0.0.0:8867 to "
      "serve the network (and consider http.bearer_token).", 0, 0, &CheckListen, "--listen"},
@@ -120,6 +148,22 @@ constexpr FieldSpec kFields[] = {
     {"http.max_query_series", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.http.max_query_series; },
      "Most series one /api/v1/query may return.", 1, 100000},
+    {"alerts.sink", FieldKind::kString, [](Config& c) -> void* { return &c.alerts.sink; },
+     "Where alert transitions are written: \"journal\" (structured entries, sd_journal_send), "
+     "\"stderr\" (one readable line each) or \"auto\" (the journal when it is there and "
+     "stderr is not a terminal).", 0, 0, &CheckAlertSink},
+    {"alerts.power_budget_watts", FieldKind::kDouble,
+     [](Config& c) -> void* { return &c.alerts.power_budget_watts; },
+     "The device's power budget in watts. When set, edgemond exports "
+     "edgemond_power_input_budget_ratio (input power / budget) for the power_input_over_budget "
+     "rule. 0: no budget.", 0, 100000},
+    {"alerts.history_retention_days", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.alerts.history_retention_days; },
+     "Alert transitions older than this are deleted from the history (what is still firing is "
+     "kept).", 1, 36500},
+    {"alerts.rules", FieldKind::kAlertRules, [](Config& c) -> void* { return &c.alerts.rules; },
+     "Alert rules (docs/alerts.md). More rules are read from alerts.d/*.json next to this file; "
+     "a rule named like an earlier one replaces it."},
 };
 
 constexpr SectionSpec kSections[] = {
@@ -127,6 +171,7 @@ constexpr SectionSpec kSections[] = {
     {"collectors", "Which collectors run. A collector whose hardware is absent costs nothing."},
     {"storage", "The local time-series database."},
     {"http", "The HTTP/JSON API and the Prometheus /metrics endpoint."},
+    {"alerts", "Threshold alerts, written to the journal and kept in the database (docs/alerts.md)."},
 };
 // clang-format on
 

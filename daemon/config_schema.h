@@ -11,7 +11,7 @@
 
 namespace edgemond::daemon {
 
-enum class FieldKind { kString, kUint32, kDouble, kBool, kStringList };
+enum class FieldKind { kString, kUint32, kDouble, kBool, kStringList, kAlertRules };
 
 struct FieldSpec {
   std::string_view key;  // Dotted path: "http.listen".

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "alerts/rule_parser.h"
 #include "tests/testing/temp_dir.h"
 
 namespace edgemond::daemon {
@@ -41,7 +43,8 @@ TEST(ConfigTest, CommentsAndPartialFilesWork) {
   const Config& config = std::get<Config>(parsed);
   EXPECT_EQ(config.http.listen, "0.0.0.0:9999");
   EXPECT_EQ(config.storage.retention_days, 30u);
-  EXPECT_EQ(config.storage.flush_interval_seconds, 10u);
+  EXPECT_EQ(config.storage.flush_interval_seconds, 60u);
+  EXPECT_EQ(config.storage.max_size_megabytes, 256u);
 }
 
 TEST(ConfigTest, SyntaxErrorNamesFileAndLine) {
@@ -136,6 +139,97 @@ TEST(ConfigTest, PrintedConfigRoundTrips) {
   auto parsed = ParseConfig(ConfigToJson(config).dump(), "printed");
   ASSERT_TRUE(std::holds_alternative<Config>(parsed));
   EXPECT_EQ(ConfigToJson(std::get<Config>(parsed)), ConfigToJson(config));
+}
+
+std::string ReadSource(const std::string& relative) {
+  std::ifstream in(testing::SourceDir() + "/" + relative);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(ConfigTest, AlertRulesComeFromTheFileItsDropInsAndAlertsD) {
+  testing::TempDir dir;
+  std::ofstream(dir.Join("edgemond.json")) << R"({"alerts": {"rules": [
+      {"name": "a", "metric": "m", "op": ">", "trigger": 2, "clear": 1},
+      {"name": "b", "metric": "m", "op": ">", "trigger": 2, "clear": 1}]}})";
+  std::filesystem::create_directories(dir.Join("conf.d"));
+  std::ofstream(dir.Join("conf.d/10.json")) << R"({"alerts": {"rules": [
+      {"name": "b", "metric": "m", "op": ">", "trigger": 20, "clear": 10}]}})";
+  std::filesystem::create_directories(dir.Join("alerts.d"));
+  std::ofstream(dir.Join("alerts.d/10.json")) << R"({"rules": [
+      {"name": "c", "metric": "m", "op": "<", "trigger": 1, "clear": 2},
+      {"name": "a", "metric": "m", "op": ">", "trigger": 5, "clear": 4, "enabled": false}]})";
+  auto loaded = LoadConfigFile(dir.Join("edgemond.json"), true);
+  ASSERT_TRUE(std::holds_alternative<Config>(loaded)) << std::get<ConfigError>(loaded).ToString();
+  const auto& rules = std::get<Config>(loaded).alerts.rules;
+  ASSERT_EQ(rules.size(), 3u);
+  EXPECT_EQ(rules[0].name, "a");
+  EXPECT_FALSE(rules[0].enabled);
+  EXPECT_EQ(rules[1].name, "b");
+  EXPECT_EQ(rules[1].trigger, 20);
+  EXPECT_EQ(rules[2].name, "c");
+  // The effective configuration prints every rule with every key.
+  const auto printed = ConfigToJson(std::get<Config>(loaded));
+  EXPECT_EQ(printed["alerts"]["rules"][1]["trigger"], 20);
+  EXPECT_EQ(printed["alerts"]["rules"][2]["no_data"], "keep");
+
+  std::ofstream(dir.Join("alerts.d/20.json")) << "{\"rules\": [\n  {\"name\": \"d\"}]}";
+  auto broken = LoadConfigFile(dir.Join("edgemond.json"), true);
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(broken));
+  EXPECT_EQ(std::get<ConfigError>(broken).file, dir.Join("alerts.d/20.json"));
+  EXPECT_EQ(std::get<ConfigError>(broken).line, 2);
+
+  const ConfigError in_file = ExpectError(R"({"alerts": {"rules": [
+      {"name": "x", "metric": "m", "op": ">", "trigger": 2, "clear": 3}]}})");
+  EXPECT_EQ(in_file.key, "alerts.rules.0.clear");
+  EXPECT_EQ(in_file.line, 2);
+}
+
+TEST(ConfigTest, ShippedAlertRulesLoad) {
+  auto loaded = LoadConfigFile(testing::SourceDir() + "/etc/edgemond/edgemond.json", true);
+  ASSERT_TRUE(std::holds_alternative<Config>(loaded)) << std::get<ConfigError>(loaded).ToString();
+  std::vector<std::string> names;
+  for (const alerts::Rule& rule : std::get<Config>(loaded).alerts.rules) {
+    names.push_back(rule.name);
+    EXPECT_TRUE(rule.enabled) << rule.name;
+    EXPECT_FALSE(rule.annotations.empty()) << rule.name << " has no summary";
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "thermal_near_passive_trip", "thermal_near_critical_trip",
+                       "throttling_sustained", "memory_available_low", "memory_available_critical",
+                       "swap_thrashing", "power_input_over_budget", "collector_failing"}));
+}
+
+// docs/alerts.md promises that every example can be pasted as it is: each ```json block is a
+// rules file ({"rules": [...]}) or a whole configuration file.
+TEST(ConfigTest, EveryExampleInTheAlertsDocParses) {
+  const std::string doc = ReadSource("docs/alerts.md");
+  int examples = 0;
+  for (std::size_t at = doc.find("```json\n"); at != std::string::npos;
+       at = doc.find("```json\n", at)) {
+    at += 8;
+    const std::size_t end = doc.find("```", at);
+    ASSERT_NE(end, std::string::npos);
+    const std::string block = doc.substr(at, end - at);
+    ++examples;
+    const auto json = nlohmann::json::parse(block, nullptr, /*allow_exceptions=*/false,
+                                            /*ignore_comments=*/true);
+    ASSERT_FALSE(json.is_discarded()) << block;
+    if (json.contains("rules")) {
+      auto parsed = alerts::ParseRuleFile(block, "docs/alerts.md example");
+      EXPECT_TRUE(std::holds_alternative<std::vector<alerts::Rule>>(parsed))
+          << std::get<alerts::RuleError>(parsed).ToString() << "\n"
+          << block;
+    } else {
+      auto parsed = ParseConfig(block, "docs/alerts.md example");
+      EXPECT_TRUE(std::holds_alternative<Config>(parsed))
+          << std::get<ConfigError>(parsed).ToString() << "\n"
+          << block;
+    }
+    at = end + 3;
+  }
+  EXPECT_GE(examples, 5);
 }
 
 }  // namespace

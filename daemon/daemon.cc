@@ -2,11 +2,19 @@
 
 #include <signal.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
+#include <string_view>
+#include <utility>
 
+#include "alerts/journal_sink.h"
+#include "alerts/rule_parser.h"
 #include "collectors/builtin_collectors.h"
 #include "collectors/throttle_events.h"
+#include "daemon/logging.h"
 #include "storage/sqlite_store.h"
 
 namespace edgemond::daemon {
@@ -36,42 +44,77 @@ collectors::CollectorsConfig ToCollectorsConfig(const Config::Collectors& config
   return out;
 }
 
+// Whether two configurations agree on one section, compared through the schema so that a key
+// added to the section is compared too.
+bool SameSection(const Config& a, const Config& b, const char* section) {
+  return ConfigToJson(a)[section] == ConfigToJson(b)[section];
+}
+
+nlohmann::json RulesJson(const std::vector<alerts::Rule>& rules) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const alerts::Rule& rule : rules) {
+    nlohmann::json item = nlohmann::json::parse(alerts::RuleToJson(rule).dump());
+    item["source"] = rule.source;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+std::string Plural(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+// The collectors' configuration. NVML talks to the host's driver, not to files under the root: with
+// a --root tree (a fixture, another board's capture) the host's GPUs do not belong to the device
+// being read. A library named explicitly (a test's fake NVML) is still used.
+collectors::CollectorsConfig CollectorsConfigFor(const Config& config) {
+  collectors::CollectorsConfig out = ToCollectorsConfig(config.collectors);
+  if (config.root != "/" && config.collectors.nvml_library == Config().collectors.nvml_library &&
+      config.collectors.nvidia_gpu) {
+    spdlog::info("root is {}: not reading this host's NVIDIA GPUs through NVML", config.root);
+    out.collectors["nvidia_gpu"].enabled = false;
+  }
+  return out;
+}
+
 }  // namespace
 
-Daemon::Daemon(Config config, const Clock& clock, RootedFs fs)
+Daemon::Daemon(Config config, const Clock& clock, RootedFs fs, DaemonOptions options)
     : config_(std::move(config)),
       clock_(clock),
       fs_(std::move(fs)),
+      options_(std::move(options)),
       scheduler_(clock.Now(), Interval(config_)),
-      next_flush_(clock.Now() + std::chrono::seconds(config_.storage.flush_interval_seconds)) {}
+      next_flush_(clock.Now() + std::chrono::seconds(config_.storage.flush_interval_seconds)),
+      next_history_retention_(clock.Now()) {}
 
 Daemon::~Daemon() = default;
 
-Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, const Clock& clock) {
+Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, const Clock& clock,
+                                               DaemonOptions options) {
   auto fs = RootedFs::Open(config.root);
   if (!fs.ok()) return fs.status().WithContext("cannot read device state (--root)");
-  std::unique_ptr<Daemon> daemon(new Daemon(std::move(config), clock, std::move(fs).value()));
+  std::unique_ptr<Daemon> daemon(
+      new Daemon(std::move(config), clock, std::move(fs).value(), std::move(options)));
   EDGEMOND_RETURN_IF_ERROR(daemon->Start());
   return daemon;
 }
 
 Status Daemon::Start() {
-  // The loop comes first: it blocks SIGTERM/SIGINT, and every thread started later (the HTTP
-  // server's) inherits that mask, so the signals reach the loop instead of killing the process.
+  // The loop comes first: it blocks SIGTERM/SIGINT/SIGHUP, and every thread started later (the
+  // HTTP server's) inherits that mask, so the signals reach the loop instead of killing the
+  // process.
   EDGEMOND_ASSIGN_OR_RETURN(loop_, EventLoop::Create());
   for (const int signal : {SIGTERM, SIGINT}) {
     EDGEMOND_RETURN_IF_ERROR(loop_->AddSignal(signal, [this, signal] { Shutdown(signal); }));
   }
+  EDGEMOND_RETURN_IF_ERROR(loop_->AddSignal(SIGHUP, [this] { Reload(); }));
   EDGEMOND_ASSIGN_OR_RETURN(tick_timer_, loop_->AddTimer([this] { Tick(); }));
-  collectors::CollectorsConfig collectors_config = ToCollectorsConfig(config_.collectors);
-  // NVML talks to the host's driver, not to files under the root: with a --root tree (a fixture,
-  // another board's capture) the host's GPUs do not belong to the device being read. A library
-  // named explicitly (a test's fake NVML) is still used.
-  if (config_.root != "/" && config_.collectors.nvml_library == Config().collectors.nvml_library &&
-      config_.collectors.nvidia_gpu) {
-    spdlog::info("root is {}: not reading this host's NVIDIA GPUs through NVML", config_.root);
-    collectors_config.collectors["nvidia_gpu"].enabled = false;
-  }
+  EDGEMOND_ASSIGN_OR_RETURN(keepalive_timer_,
+                            loop_->AddTimer([this] { PingWatchdog(/*from_tick=*/false); }));
+  (void)notifier_.SetStatus("Starting: opening the database");
+
+  const collectors::CollectorsConfig collectors_config = CollectorsConfigFor(config_);
   EDGEMOND_RETURN_IF_ERROR(collectors::ValidateCollectorsConfig(collectors_config));
   runner_ = std::make_unique<collectors::CollectorRunner>(
       collectors::MakeBuiltinCollectors(fs_, collectors_config, clock_), clock_);
@@ -79,38 +122,105 @@ Status Daemon::Start() {
   storage::StorageOptions storage_options;
   storage_options.path = config_.storage.path;
   storage_options.flush_interval = std::chrono::seconds(config_.storage.flush_interval_seconds);
-  storage_options.retention = std::chrono::hours(24) * config_.storage.retention_days;
+  const auto days = [](std::uint32_t n) { return std::chrono::hours(24) * n; };
+  storage_options.raw_retention = days(config_.storage.retention_days);
+  storage_options.minute_retention = days(config_.storage.minute_rollup_retention_days);
+  storage_options.hour_retention = days(config_.storage.hour_rollup_retention_days);
+  storage_options.max_bytes = std::int64_t{config_.storage.max_size_megabytes} << 20;
+  storage_options.ballast_bytes = std::int64_t{config_.storage.ballast_megabytes} << 20;
   auto store = storage::SqliteStore::Open(storage_options);
   if (!store.ok()) return store.status().WithContext("cannot open the database (--db)");
   store_ = std::move(store).value();
+  auto history = storage::AlertHistory::Open(config_.storage.path);
+  if (!history.ok()) return history.status().WithContext("cannot open the alert history");
+  history_ = std::move(history).value();
+
+  EDGEMOND_RETURN_IF_ERROR(MakeAlertSink(config_.alerts.sink));
+  derived_options_.power_budget_watts = config_.alerts.power_budget_watts;
+  (void)evaluator_.SetRules(config_.alerts.rules, clock_.WallNow());
 
   backend_ = std::make_unique<ApiBackendImpl>(fs_, *store_, clock_, Interval(config_));
-  router_ = std::make_unique<http::Router>(
-      http::RouterOptions{config_.http.bearer_token, config_.http.cors_allow_origins});
-  api_context_ = std::make_unique<http::ApiContext>(http::ApiContext{
-      *backend_, clock_, *router_,
-      http::ApiLimits{config_.http.max_query_points, config_.http.max_query_series},
-      std::string(kVersion)});
-  http::RegisterApiRoutes(*router_, *api_context_);
+  backend_->SetAlertHistory(history_.get());
+  backend_->SetAlertRules(RulesJson(config_.alerts.rules));
+
+  socket_activated_ = static_cast<bool>(options_.listen_fd);
+  auto http = StartHttp(config_.http, std::move(options_.listen_fd));
+  if (!http.ok()) return http.status();
+  InstallHttp(std::move(http).value());
+
+  // Alerts that were firing when edgemond last stopped keep firing, with their start time,
+  // rather than being logged a second time.
+  auto firing = history_->StillFiring();
+  if (!firing.ok()) {
+    spdlog::warn("cannot read which alerts were firing before the restart: {}",
+                 firing.status().ToString());
+  } else if (!firing->empty()) {
+    HandleTransitions(evaluator_.Restore(*firing, clock_.Now(), clock_.WallNow()));
+    spdlog::info("restored {} that {} firing when edgemond stopped",
+                 Plural(firing->size(), "alert", "alerts"), firing->size() == 1 ? "was" : "were");
+  }
+  return Status::Ok();
+}
+
+Result<Daemon::Http> Daemon::StartHttp(const Config::Http& config, UniqueFd listen_fd) {
+  Http http;
+  http.router = std::make_unique<http::Router>(
+      http::RouterOptions{config.bearer_token, config.cors_allow_origins});
+  http.context = std::make_unique<http::ApiContext>(http::ApiContext{
+      *backend_, clock_, *http.router,
+      http::ApiLimits{config.max_query_points, config.max_query_series}, std::string(kVersion)});
+  http::RegisterApiRoutes(*http.router, *http.context);
 
   http::ServerOptions server_options;
-  server_options.listen = config_.http.listen;
-  server_options.max_connections = config_.http.max_connections;
-  server_options.max_connections_per_ip = config_.http.max_connections_per_ip;
-  server_options.connection_timeout = std::chrono::seconds(config_.http.connection_timeout_seconds);
-  server_options.threads = config_.http.threads;
-  auto server = http::MhdServer::Start(std::move(server_options), *router_);
+  server_options.listen = config.listen;
+  server_options.listen_fd = std::move(listen_fd);
+  server_options.max_connections = config.max_connections;
+  server_options.max_connections_per_ip = config.max_connections_per_ip;
+  server_options.connection_timeout = std::chrono::seconds(config.connection_timeout_seconds);
+  server_options.threads = config.threads;
+  auto server = http::MhdServer::Start(std::move(server_options), *http.router);
   if (!server.ok()) return server.status().WithContext("cannot serve HTTP (--listen)");
-  server_ = std::move(server).value();
+  http.server = std::move(server).value();
+  return http;
+}
 
+void Daemon::InstallHttp(Http http) {
+  // The old server stops (and stops using its router and context) before they go.
+  server_ = std::move(http.server);
+  api_context_ = std::move(http.context);
+  router_ = std::move(http.router);
+}
+
+Status Daemon::MakeAlertSink(std::string_view sink) {
+  const bool journal =
+      sink == "journal" ||
+      (sink == "auto" && alerts::JournalSink::JournalAvailable() && !::isatty(STDERR_FILENO));
+  if (journal) {
+    alert_sink_ = std::make_unique<alerts::JournalSink>();
+  } else {
+    alert_sink_ = std::make_unique<alerts::StderrSink>(STDERR_FILENO);
+  }
+  spdlog::debug("alert transitions go to {}", journal ? "the journal" : "stderr");
+  sink_error_.reset();
   return Status::Ok();
 }
 
 int Daemon::Run() {
-  spdlog::info("edgemond {} serving {} (root {}, database {}, every {} s)", kVersion,
-               server_->url(), config_.root, config_.storage.path,
-               config_.collection.interval_seconds);
+  spdlog::info("edgemond {} serving {}{} (root {}, database {}, every {} s, {})", kVersion,
+               server_->url(), socket_activated_ ? " on the socket systemd passed" : "",
+               config_.root, config_.storage.path, config_.collection.interval_seconds,
+               Plural(config_.alerts.rules.size(), "alert rule", "alert rules"));
+  if (notifier_.watchdog() &&
+      Interval(config_) >
+          std::chrono::duration_cast<std::chrono::nanoseconds>(*notifier_.watchdog() / 2)) {
+    spdlog::info(
+        "the collection interval is longer than half of WatchdogSec: the watchdog is "
+        "also fed between collections while they run on time");
+  }
   Tick();  // The first collection happens now, not one interval from now.
+  status_text_ = StatusText();
+  (void)notifier_.Ready(status_text_);
+  PingWatchdog(/*from_tick=*/true);
   auto code = loop_->Run();
   if (!code.ok()) {
     spdlog::error("{}", code.status().ToString());
@@ -133,10 +243,19 @@ void Daemon::Tick() {
       spdlog::warn("collector {} failed: {}", event.collector, event.error.ToString());
     }
   }
+  std::vector<Sample> derived =
+      DeriveSamples(report.samples, runner_->states(), derived_options_, now);
+  report.samples.insert(report.samples.end(), std::make_move_iterator(derived.begin()),
+                        std::make_move_iterator(derived.end()));
+  EvaluateAlerts(report.samples, now);
+  series_ = report.samples.size();
 
   const Status appended = store_->Append(report.samples);
   PublishThrottleEvents(report.samples);
   backend_->SetLatest(std::move(report.samples));
+  // After the samples (edgemond_alert_firing among them): whoever sees an alert in the API finds
+  // it on /metrics too.
+  backend_->SetActiveAlerts(evaluator_.Active());
   if (!appended.ok()) {
     if (!store_error_ || *store_error_ != appended) {
       spdlog::error("storing samples failed: {}", appended.ToString());
@@ -150,6 +269,10 @@ void Daemon::Tick() {
     next_flush_ = finished + std::chrono::seconds(config_.storage.flush_interval_seconds);
   }
   ++ticks_;
+  // The tick is complete: only now may systemd hear that the daemon is alive (after the first
+  // tick, Run() sends READY=1 first).
+  if (ticks_ > 1) PingWatchdog(/*from_tick=*/true);
+  if (ticks_ > 1) UpdateStatus();
   const std::uint64_t skipped = scheduler_.Advance(clock_.Now());
   if (skipped > 0) {
     spdlog::warn("collection overran its interval; skipped {} tick(s)", skipped);
@@ -158,6 +281,43 @@ void Daemon::Tick() {
   if (!armed.ok()) {
     spdlog::critical("cannot schedule the next collection: {}", armed.ToString());
     loop_->Exit(1);
+  }
+  ArmKeepalive();
+}
+
+void Daemon::EvaluateAlerts(std::vector<Sample>& samples, WallTime now) {
+  HandleTransitions(evaluator_.Evaluate(samples, clock_.Now(), now));
+  std::vector<Sample> metrics = evaluator_.Metrics(now);
+  samples.insert(samples.end(), std::make_move_iterator(metrics.begin()),
+                 std::make_move_iterator(metrics.end()));
+}
+
+void Daemon::HandleTransitions(const std::vector<AlertTransition>& transitions) {
+  if (transitions.empty()) return;
+  for (const AlertTransition& transition : transitions) {
+    const Status emitted = alert_sink_->Emit(transition);
+    if (!emitted.ok()) {
+      // Never lose an alert: the line goes to stderr (which the journal, if any, still captures).
+      (void)stderr_sink_.Emit(transition);
+      if (!sink_error_ || *sink_error_ != emitted) {
+        spdlog::error("cannot deliver alerts ({}); writing them to stderr until it works again",
+                      emitted.ToString());
+      }
+      sink_error_ = emitted;
+    } else if (sink_error_) {
+      spdlog::info("alerts are delivered again");
+      sink_error_.reset();
+    }
+  }
+  const Status stored = history_->Append(transitions);
+  if (!stored.ok()) {
+    if (!history_error_ || *history_error_ != stored) {
+      spdlog::error("storing alert history failed: {}", stored.ToString());
+    }
+    history_error_ = stored;
+  } else if (history_error_) {
+    spdlog::info("alert history is stored again");
+    history_error_.reset();
   }
 }
 
@@ -180,23 +340,226 @@ void Daemon::PublishThrottleEvents(const std::vector<Sample>& samples) {
 
 void Daemon::FlushStore(bool final_flush) {
   Status status = store_->Flush();
-  if (status.ok() && !final_flush) {
+  // Retention runs even when the flush failed: on a full disk it is what frees space.
+  if (!final_flush) {
     auto retention = store_->EnforceRetention(clock_.WallNow());
-    if (!retention.ok()) status = retention.status();
+    if (status.ok() && !retention.ok()) status = retention.status();
+  }
+  if (!final_flush && clock_.Now() >= next_history_retention_) {
+    next_history_retention_ = clock_.Now() + std::chrono::hours(1);
+    auto deleted = history_->EnforceRetention(
+        clock_.WallNow(), std::chrono::hours(24) * config_.alerts.history_retention_days);
+    if (!deleted.ok()) {
+      spdlog::warn("alert history retention failed: {}", deleted.status().ToString());
+    }
   }
   if (status.ok()) {
-    if (store_error_) spdlog::info("storage recovered");
+    if (store_error_) spdlog::info("storage recovered: writing to {} again", config_.storage.path);
     store_error_.reset();
     return;
   }
-  if (final_flush || !store_error_ || *store_error_ != status) {
-    spdlog::error("writing to {} failed: {}", config_.storage.path, status.ToString());
+  // Logged when the failure starts or changes kind, not at every flush (a full disk reports
+  // the free space, which changes every time).
+  const bool same_failure = store_error_ && store_error_->code() == status.code() &&
+                            store_error_->error_number() == status.error_number();
+  if (final_flush || !same_failure) {
+    if (status.error_number() == ENOSPC) {
+      spdlog::error("{}; collection goes on, queries answer from memory and disk",
+                    status.message());
+    } else {
+      spdlog::error("writing to {} failed: {}", config_.storage.path, status.ToString());
+    }
   }
   store_error_ = status;
 }
 
+void Daemon::PingWatchdog(bool from_tick) {
+  if (!notifier_.watchdog()) return;
+  const SteadyTime now = clock_.Now();
+  if (!from_tick) {
+    // The idle loop may vouch for the daemon only while the collections run on time: the last
+    // one completed (we are between ticks) and the next one is not overdue.
+    if (now > scheduler_.next() + scheduler_.interval()) return;
+  }
+  const auto period = std::chrono::duration_cast<SteadyTime::duration>(*notifier_.watchdog());
+  if (last_watchdog_ping_ && now - *last_watchdog_ping_ < period / 4) {
+    if (!from_tick) ArmKeepalive();
+    return;
+  }
+  const Status sent = notifier_.Watchdog();
+  if (!sent.ok()) spdlog::debug("WATCHDOG=1: {}", sent.ToString());
+  last_watchdog_ping_ = now;
+  if (!from_tick) ArmKeepalive();
+}
+
+void Daemon::ArmKeepalive() {
+  if (!notifier_.watchdog()) return;
+  const auto period = std::chrono::duration_cast<SteadyTime::duration>(*notifier_.watchdog());
+  const SteadyTime now = clock_.Now();
+  // Only needed when the next tick would come too late to feed the watchdog in time.
+  if (scheduler_.next() - now <= period / 2) return;
+  const SteadyTime base = last_watchdog_ping_ ? *last_watchdog_ping_ : now;
+  const Status armed = loop_->ArmTimer(keepalive_timer_, std::max(now, base + period / 4));
+  if (!armed.ok()) spdlog::warn("cannot arm the watchdog keepalive: {}", armed.ToString());
+}
+
+std::string Daemon::StatusText() const {
+  std::size_t failing = 0;
+  for (const collectors::CollectorState& state : runner_->states()) {
+    if (state.ran && !state.ok && !state.last_error.IsNotFound()) ++failing;
+  }
+  std::size_t firing = 0;
+  for (const ActiveAlert& alert : evaluator_.Active()) {
+    if (alert.state == AlertState::kFiring) ++firing;
+  }
+  std::string text = "Collecting " + Plural(series_, "series", "series") + " every " +
+                     alerts::FormatNumber(config_.collection.interval_seconds) + " s";
+  if (failing > 0) text += ", " + Plural(failing, "collector", "collectors") + " failing";
+  text += "; " + Plural(firing, "alert", "alerts") + " firing; serving " + server_->url();
+  return text;
+}
+
+void Daemon::UpdateStatus() {
+  std::string text = StatusText();
+  if (text == status_text_) return;
+  (void)notifier_.SetStatus(text);
+  status_text_ = std::move(text);
+}
+
+void Daemon::Reload() {
+  (void)notifier_.Reloading(clock_.Now(), "Reloading the configuration");
+  if (!options_.reload) {
+    spdlog::warn("received SIGHUP, but this daemon has no configuration to reload");
+  } else {
+    spdlog::info("received SIGHUP, reloading the configuration");
+    auto loaded = options_.reload();
+    if (auto* error = std::get_if<ConfigError>(&loaded)) {
+      spdlog::error("the new configuration was rejected, the running one stays in force: {}",
+                    error->ToString());
+    } else {
+      ApplyConfig(std::get<Config>(std::move(loaded)));
+    }
+  }
+  status_text_ = StatusText();
+  (void)notifier_.Ready(status_text_);
+}
+
+void Daemon::ApplyConfig(Config next) {
+  const auto needs_restart = [](std::string_view key, const auto& running, const auto& wanted) {
+    spdlog::warn("{} changed from {} to {}: this takes a restart; keeping {} until then", key,
+                 running, wanted, running);
+  };
+  if (next.root != config_.root) {
+    needs_restart("root", config_.root, next.root);
+    next.root = config_.root;
+  }
+  if (next.storage.path != config_.storage.path) {
+    needs_restart("storage.path", config_.storage.path, next.storage.path);
+    next.storage.path = config_.storage.path;
+  }
+  // The store takes its retention, size cap and ballast when it opens the database.
+  constexpr std::pair<std::string_view, std::uint32_t Config::Storage::*> kStoreOpenKeys[] = {
+      {"storage.retention_days", &Config::Storage::retention_days},
+      {"storage.minute_rollup_retention_days", &Config::Storage::minute_rollup_retention_days},
+      {"storage.hour_rollup_retention_days", &Config::Storage::hour_rollup_retention_days},
+      {"storage.max_size_megabytes", &Config::Storage::max_size_megabytes},
+      {"storage.ballast_megabytes", &Config::Storage::ballast_megabytes},
+  };
+  for (const auto& [key, member] : kStoreOpenKeys) {
+    if (next.storage.*member != config_.storage.*member) {
+      needs_restart(key, config_.storage.*member, next.storage.*member);
+      next.storage.*member = config_.storage.*member;
+    }
+  }
+
+  if (next.log_level != config_.log_level) {
+    SetLogLevel(next.log_level);
+    spdlog::info("log_level is now {}", next.log_level);
+  }
+  if (next.collection.interval_seconds != config_.collection.interval_seconds) {
+    const auto interval = Interval(next);
+    scheduler_.Reset(clock_.Now() + interval, interval);
+    backend_->SetInterval(interval);
+    const Status armed = loop_->ArmTimer(tick_timer_, scheduler_.next());
+    if (!armed.ok()) spdlog::error("cannot reschedule the collection: {}", armed.ToString());
+    spdlog::info("collecting every {} s", next.collection.interval_seconds);
+  }
+  if (!SameSection(next, config_, "collectors")) {
+    const collectors::CollectorsConfig collectors_config = CollectorsConfigFor(next);
+    if (Status valid = collectors::ValidateCollectorsConfig(collectors_config); !valid.ok()) {
+      spdlog::error("collectors: {}; keeping the running ones", valid.ToString());
+      next.collectors = config_.collectors;
+    } else {
+      runner_ = std::make_unique<collectors::CollectorRunner>(
+          collectors::MakeBuiltinCollectors(fs_, collectors_config, clock_), clock_);
+      spdlog::info("collectors restarted with the new selection");
+    }
+  }
+  if (next.storage.flush_interval_seconds != config_.storage.flush_interval_seconds) {
+    next_flush_ = clock_.Now() + std::chrono::seconds(next.storage.flush_interval_seconds);
+    spdlog::info("flushing to the database every {} s", next.storage.flush_interval_seconds);
+  }
+
+  if (!SameSection(next, config_, "http")) {
+    UniqueFd fd;
+    if (socket_activated_ || next.http.listen == config_.http.listen) {
+      if (socket_activated_ && next.http.listen != config_.http.listen) {
+        spdlog::warn(
+            "http.listen is ignored: the listening socket comes from systemd "
+            "(edgemond.socket)");
+      }
+      auto duplicate = server_->DuplicateListenSocket();
+      if (duplicate.ok()) {
+        fd = std::move(duplicate).value();
+      } else {
+        spdlog::error("cannot take over the listening socket: {}", duplicate.status().ToString());
+      }
+    }
+    if (!fd && (socket_activated_ || next.http.listen == config_.http.listen)) {
+      next.http = config_.http;
+    } else {
+      auto http = StartHttp(next.http, std::move(fd));
+      if (!http.ok()) {
+        spdlog::error(
+            "the new HTTP settings cannot be served ({}); still serving {} with the "
+            "previous ones",
+            http.status().ToString(), server_->url());
+        next.http = config_.http;
+      } else {
+        InstallHttp(std::move(http).value());
+        spdlog::info("HTTP settings applied; serving {}", server_->url());
+      }
+    }
+  }
+
+  if (next.alerts.sink != config_.alerts.sink) {
+    (void)MakeAlertSink(next.alerts.sink);
+    spdlog::info("alert transitions now go to {}", next.alerts.sink);
+  }
+  derived_options_.power_budget_watts = next.alerts.power_budget_watts;
+  std::size_t changed = 0, added = 0;
+  for (const alerts::Rule& rule : next.alerts.rules) {
+    const auto old = std::find_if(config_.alerts.rules.begin(), config_.alerts.rules.end(),
+                                  [&](const alerts::Rule& r) { return r.name == rule.name; });
+    if (old == config_.alerts.rules.end()) {
+      ++added;
+    } else if (!alerts::SameDefinition(*old, rule)) {
+      ++changed;
+    }
+  }
+  const std::size_t removed = config_.alerts.rules.size() + added - next.alerts.rules.size();
+  HandleTransitions(evaluator_.SetRules(next.alerts.rules, clock_.WallNow()));
+  backend_->SetAlertRules(RulesJson(next.alerts.rules));
+  backend_->SetActiveAlerts(evaluator_.Active());
+  spdlog::info("{} loaded ({} added, {} changed, {} removed)",
+               Plural(next.alerts.rules.size(), "alert rule", "alert rules"), added, changed,
+               removed);
+  config_ = std::move(next);
+}
+
 void Daemon::Shutdown(int signal) {
   spdlog::info("received {}, flushing and exiting", signal == SIGTERM ? "SIGTERM" : "SIGINT");
+  (void)notifier_.Stopping("Stopping: writing buffered samples to the database");
   FlushStore(/*final_flush=*/true);
   loop_->Exit(0);
 }

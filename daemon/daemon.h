@@ -2,43 +2,77 @@
 //
 // Parts are built in dependency order in Create() and destroyed in reverse (members are declared
 // in build order): the device root, the event loop (first, so that it blocks the signals it
-// handles before any thread exists), the collectors, the store, the HTTP API.
-// Create() fails with one clear Status (root missing, database unusable, port in use) before
-// anything runs. Run() collects on a fixed monotonic grid, publishes each tick to the API, appends
-// to the store, flushes every flush interval, and on SIGTERM/SIGINT flushes and returns 0.
+// handles before any thread exists), the collectors, the store and the alert history, the HTTP
+// API. Create() fails with one clear Status (root missing, database unusable, port in use) before
+// anything runs.
 //
-// Logging: the daemon is the only part that logs. A collector or the store failing is logged when
-// it breaks and when it recovers, never once per tick.
+// Run() collects on a fixed monotonic grid. Each tick: collect, derive (daemon/derived_metrics.h),
+// evaluate the alert rules and hand their transitions to the alert sink and the history, publish
+// to the API, append to the store, flush every flush interval, then tell systemd.
+//
+// systemd (daemon/systemd_notify.h), in the manner of systemd-timesyncd:
+//  - READY=1 once the database is open, the HTTP socket bound and the first collection done;
+//    STATUS= says what the daemon does (series, failing collectors, firing alerts, URL).
+//  - WATCHDOG=1 only after a tick completes (at most every WatchdogSec/4), never from a timer of
+//    its own: a tick stuck in a collector (a hung I2C read) stops the pings and systemd restarts
+//    the service. When the interval is longer than half WatchdogSec, the idle loop also pings
+//    between ticks, but only while the last tick completed and the next one is not overdue.
+//  - SIGHUP: RELOADING=1 + MONOTONIC_USEC, re-read the configuration and the alert rules, apply
+//    what can change live, READY=1. A configuration that does not load is logged and the running
+//    one stays in force. Keys that need a restart (root, storage.path, the storage retention,
+//    size cap and ballast keys) are logged and keep their running values.
+//  - SIGTERM/SIGINT: STOPPING=1, flush, exit 0.
+//
+// Logging: the daemon is the only part that logs. A collector, the store or the alert sink
+// failing is logged when it breaks and when it recovers, never once per tick.
 
 #ifndef EDGEMOND_DAEMON_DAEMON_H_
 #define EDGEMOND_DAEMON_DAEMON_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
+#include "alerts/alert_sink.h"
+#include "alerts/evaluator.h"
+#include "alerts/stderr_sink.h"
 #include "collectors/collector_runner.h"
 #include "collectors/throttle_events.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "core/rooted_fs.h"
+#include "core/unique_fd.h"
 #include "daemon/api_backend_impl.h"
 #include "daemon/config.h"
+#include "daemon/derived_metrics.h"
 #include "daemon/event_loop.h"
 #include "daemon/scheduler.h"
+#include "daemon/systemd_notify.h"
 #include "http/api.h"
 #include "http/router.h"
 #include "http/server.h"
+#include "storage/alert_history.h"
 #include "storage/store.h"
 
 namespace edgemond::daemon {
 
 inline constexpr std::string_view kVersion = EDGEMOND_VERSION;
 
+struct DaemonOptions {
+  // Loads the configuration again on SIGHUP, exactly as at startup (file, drop-ins, alert rules,
+  // command-line overrides). Empty: SIGHUP is logged and ignored.
+  std::function<std::variant<Config, ConfigError>()> reload;
+  // A listening socket passed by systemd (socket activation), served instead of http.listen.
+  UniqueFd listen_fd;
+};
+
 class Daemon final {
  public:
   // `clock` is borrowed and must outlive the daemon.
-  static Result<std::unique_ptr<Daemon>> Create(Config config, const Clock& clock);
+  static Result<std::unique_ptr<Daemon>> Create(Config config, const Clock& clock,
+                                                DaemonOptions options = {});
   ~Daemon();
   Daemon(const Daemon&) = delete;
   Daemon& operator=(const Daemon&) = delete;
@@ -50,34 +84,65 @@ class Daemon final {
   std::string url() const { return server_->url(); }
 
  private:
-  explicit Daemon(Config config, const Clock& clock, RootedFs fs);
+  struct Http {
+    std::unique_ptr<http::Router> router;
+    std::unique_ptr<http::ApiContext> context;
+    std::unique_ptr<http::MhdServer> server;
+  };
+
+  Daemon(Config config, const Clock& clock, RootedFs fs, DaemonOptions options);
 
   Status Start();
+  Result<Http> StartHttp(const Config::Http& config, UniqueFd listen_fd);
+  void InstallHttp(Http http);
+  Status MakeAlertSink(std::string_view sink);
   void Tick();
+  void EvaluateAlerts(std::vector<Sample>& samples, WallTime now);
+  void HandleTransitions(const std::vector<AlertTransition>& transitions);
   void FlushStore(bool final_flush);
+  void PingWatchdog(bool from_tick);
+  void ArmKeepalive();
+  void UpdateStatus();
+  std::string StatusText() const;
+  void Reload();
+  void ApplyConfig(Config next);
   // Turns throttling transitions into log lines and API events.
   void PublishThrottleEvents(const std::vector<Sample>& samples);
   void Shutdown(int signal);
 
-  // Constant after construction.
-  const Config config_;
+  Config config_;  // The configuration in force; changed only by Reload().
   const Clock& clock_;
   const RootedFs fs_;
+  DaemonOptions options_;
+  SystemdNotifier notifier_;
 
   // Built in Start(), in this order; destroyed in reverse.
   std::unique_ptr<EventLoop> loop_;
   int tick_timer_ = -1;
+  int keepalive_timer_ = -1;
   std::unique_ptr<collectors::CollectorRunner> runner_;
   std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<storage::AlertHistory> history_;
+  alerts::Evaluator evaluator_;
+  alerts::StderrSink stderr_sink_;
+  std::unique_ptr<alerts::AlertSink> alert_sink_;
   std::unique_ptr<ApiBackendImpl> backend_;
   std::unique_ptr<http::Router> router_;
   std::unique_ptr<http::ApiContext> api_context_;
   std::unique_ptr<http::MhdServer> server_;
+  bool socket_activated_ = false;
 
   // Loop-thread state.
   TickScheduler scheduler_;
+  DerivedOptions derived_options_;
   SteadyTime next_flush_;
-  std::optional<Status> store_error_;  // Set while the store fails; logged on change only.
+  SteadyTime next_history_retention_;
+  std::optional<Status> store_error_;    // Set while the store fails; logged on change only.
+  std::optional<Status> history_error_;  // Same, for the alert history.
+  std::optional<Status> sink_error_;     // Same, for the alert sink.
+  std::optional<SteadyTime> last_watchdog_ping_;
+  std::string status_text_;  // Last STATUS= sent.
+  std::size_t series_ = 0;   // Samples of the last tick.
   std::uint64_t ticks_ = 0;
   collectors::ThrottleEventTracker throttle_events_;
 };

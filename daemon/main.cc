@@ -9,6 +9,7 @@
 #include "daemon/config.h"
 #include "daemon/daemon.h"
 #include "daemon/logging.h"
+#include "daemon/systemd_notify.h"
 
 namespace {
 
@@ -37,21 +38,26 @@ int Main(int argc, char** argv) {
       break;
   }
 
-  auto loaded = LoadConfigFile(options.config_path.value_or(std::string(kDefaultConfigPath)),
-                               options.config_path.has_value());
+  // The same steps at startup and on every SIGHUP: the file, its drop-ins and alert rules, then
+  // the command-line flags on top.
+  const auto load = [options]() -> std::variant<Config, ConfigError> {
+    auto loaded = LoadConfigFile(options.config_path.value_or(std::string(kDefaultConfigPath)),
+                                 options.config_path.has_value());
+    if (auto* error = std::get_if<ConfigError>(&loaded)) return *error;
+    Config config = std::get<Config>(std::move(loaded));
+    for (const auto& [key, value] : options.overrides) {
+      if (auto error = SetConfigValue(config, key, value)) return *error;
+    }
+    return config;
+  };
+  auto loaded = load();
   if (auto* error = std::get_if<ConfigError>(&loaded)) {
     std::cerr << "edgemond: " << error->ToString() << "\n";
     return kExitConfig;
   }
   Config config = std::get<Config>(std::move(loaded));
-  for (const auto& [key, value] : options.overrides) {
-    if (auto error = SetConfigValue(config, key, value)) {
-      std::cerr << "edgemond: " << error->ToString() << "\n";
-      return kExitConfig;
-    }
-  }
   if (options.action == CliAction::kCheckConfig) {
-    std::cout << "configuration OK\n";
+    std::cout << "configuration OK (" << config.alerts.rules.size() << " alert rules)\n";
     return 0;
   }
   if (options.action == CliAction::kPrintConfig) {
@@ -60,8 +66,16 @@ int Main(int argc, char** argv) {
   }
 
   SetupLogging(config.log_level);
+  DaemonOptions daemon_options;
+  daemon_options.reload = load;
+  auto socket = TakeActivationSocket();
+  if (!socket.ok()) {
+    spdlog::critical("{}", socket.status().message());
+    return 1;
+  }
+  daemon_options.listen_fd = std::move(socket).value();
   const edgemond::SystemClock clock;
-  auto daemon = Daemon::Create(std::move(config), clock);
+  auto daemon = Daemon::Create(std::move(config), clock, std::move(daemon_options));
   if (!daemon.ok()) {
     spdlog::critical("{}", daemon.status().message());
     return 1;

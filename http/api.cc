@@ -15,6 +15,9 @@ void RegisterApiRoutes(Router& router, const ApiContext& context) {
   router.Add("GET", "/api/v1/series", "series", bind(&HandleSeries));
   router.Add("GET", "/api/v1/latest", "latest", bind(&HandleLatest));
   router.Add("GET", "/api/v1/query", "query", bind(&HandleQuery));
+  router.Add("GET", "/api/v1/alerts", "alerts", bind(&HandleAlerts));
+  router.Add("GET", "/api/v1/alerts/history", "alert_history", bind(&HandleAlertHistory));
+  router.Add("GET", "/api/v1/alerts/rules", "alert_rules", bind(&HandleAlertRules));
   router.Add("GET", "/api/v1/events", "events", bind(&HandleEvents));
 }
 

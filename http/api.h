@@ -39,6 +39,9 @@ Response HandleDevice(const ApiContext& context, const Request& request);
 Response HandleSeries(const ApiContext& context, const Request& request);
 Response HandleLatest(const ApiContext& context, const Request& request);
 Response HandleQuery(const ApiContext& context, const Request& request);
+Response HandleAlerts(const ApiContext& context, const Request& request);
+Response HandleAlertHistory(const ApiContext& context, const Request& request);
+Response HandleAlertRules(const ApiContext& context, const Request& request);
 Response HandleEvents(const ApiContext& context, const Request& request);
 
 }  // namespace edgemond::http

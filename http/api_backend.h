@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/alert.h"
 #include "core/clock.h"
 #include "core/query.h"
 #include "core/result.h"
@@ -54,6 +55,16 @@ class ApiBackend {
   virtual Result<QueryResult> Query(const RangeQuery& query) const = 0;
 
   virtual Health GetHealth() const = 0;
+
+  // Alerts pending or firing after the most recent collection, sorted by rule then labels.
+  virtual std::vector<ActiveAlert> ActiveAlerts() const = 0;
+
+  // Stored alert transitions, newest first (GET /api/v1/alerts/history).
+  virtual Result<std::vector<AlertTransition>> AlertHistory(
+      const AlertHistoryQuery& query) const = 0;
+
+  // The loaded alert rules, each as a rules file spells it (GET /api/v1/alerts/rules).
+  virtual nlohmann::json AlertRules() const = 0;
 
   // Recent events, oldest first (bounded by the daemon).
   virtual std::vector<ApiEvent> Events() const = 0;

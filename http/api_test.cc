@@ -39,6 +39,12 @@ class FixedBackend : public ApiBackend {
     return result;
   }
   Health GetHealth() const override { return health; }
+  std::vector<ActiveAlert> ActiveAlerts() const override { return active; }
+  Result<std::vector<AlertTransition>> AlertHistory(const AlertHistoryQuery& query) const override {
+    last_history_query = query;
+    return history;
+  }
+  nlohmann::json AlertRules() const override { return nlohmann::json::array({{{"name", "r"}}}); }
   std::vector<ApiEvent> Events() const override { return events; }
 
   std::shared_ptr<const std::vector<Sample>> latest = std::make_shared<const std::vector<Sample>>();
@@ -53,6 +59,9 @@ class FixedBackend : public ApiBackend {
   mutable std::optional<RangeQuery> last_query;
   Status query_error;
   Health health{true, true, ""};
+  std::vector<ActiveAlert> active;
+  std::vector<AlertTransition> history;
+  mutable std::optional<AlertHistoryQuery> last_history_query;
   std::vector<ApiEvent> events;
 };
 
@@ -204,6 +213,63 @@ TEST_F(ApiTest, DeviceAddsTheVersion) {
   const auto body = nlohmann::json::parse(Get("/api/v1/device").body);
   EXPECT_EQ(body["data"]["hostname"], "test-host");
   EXPECT_EQ(body["data"]["edgemond_version"], "1.2.3");
+}
+
+TEST_F(ApiTest, AlertsListsActiveAlertsWithTheirTimes) {
+  ActiveAlert alert;
+  alert.rule = "zone_hot";
+  alert.state = AlertState::kFiring;
+  alert.severity = AlertSeverity::kCritical;
+  alert.labels = {{"zone", "cpu"}};
+  alert.value = 96.5;
+  alert.op = ">";
+  alert.threshold = 95;
+  alert.clear_threshold = 90;
+  alert.active_since = FromUnixMillis(1767225600000);
+  alert.firing_since = FromUnixMillis(1767225660500);
+  alert.annotations = {{"summary", "hot"}};
+  backend_.active = {alert};
+  const Response response = Get("/api/v1/alerts");
+  ASSERT_EQ(response.status, 200);
+  const auto body = nlohmann::json::parse(response.body);
+  const auto& item = body["data"]["alerts"][0];
+  EXPECT_EQ(item["rule"], "zone_hot");
+  EXPECT_EQ(item["state"], "firing");
+  EXPECT_EQ(item["severity"], "critical");
+  EXPECT_EQ(item["labels"]["zone"], "cpu");
+  EXPECT_EQ(item["value"], 96.5);
+  EXPECT_EQ(item["threshold"], 95);
+  EXPECT_EQ(item["clear_threshold"], 90);
+  EXPECT_EQ(item["active_since"], 1767225600);
+  EXPECT_EQ(item["firing_since"], 1767225660.5);
+  EXPECT_TRUE(item["missing_since"].is_null());
+  EXPECT_EQ(item["annotations"]["summary"], "hot");
+}
+
+TEST_F(ApiTest, AlertHistoryPassesTheRangeAndChecksParameters) {
+  AlertTransition t;
+  t.rule = "zone_hot";
+  t.state = AlertState::kResolved;
+  t.reason = "cleared";
+  t.at = FromUnixMillis(1767225600000);
+  backend_.history = {t};
+  const Response response =
+      Get("/api/v1/alerts/history", {{"from", "-3600"}, {"rule", "zone_hot"}, {"limit", "5"}});
+  ASSERT_EQ(response.status, 200) << response.body;
+  const auto body = nlohmann::json::parse(response.body);
+  EXPECT_EQ(body["data"]["transitions"][0]["state"], "resolved");
+  EXPECT_EQ(body["data"]["transitions"][0]["reason"], "cleared");
+  EXPECT_TRUE(body["data"]["transitions"][0]["value"].is_null());
+  ASSERT_TRUE(backend_.last_history_query.has_value());
+  const std::int64_t now_ms = ToUnixMillis(clock_.WallNow());
+  EXPECT_EQ(backend_.last_history_query->from_ms, now_ms - 3600 * 1000);
+  EXPECT_EQ(backend_.last_history_query->to_ms, now_ms);
+  EXPECT_EQ(backend_.last_history_query->rule, "zone_hot");
+  EXPECT_EQ(backend_.last_history_query->limit, 5u);
+  EXPECT_EQ(Get("/api/v1/alerts/history", {{"limit", "0"}}).status, 400);
+  EXPECT_EQ(Get("/api/v1/alerts/history", {{"from", "soon"}}).status, 400);
+  EXPECT_EQ(Get("/api/v1/alerts/history", {{"from", "-10"}, {"to", "-20"}}).status, 400);
+  EXPECT_EQ(Get("/api/v1/alerts/rules").status, 200);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #include "http/server.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
@@ -203,7 +205,13 @@ MhdServer::MhdServer(std::unique_ptr<Context> context, MHD_Daemon* daemon, std::
     : context_(std::move(context)), daemon_(daemon), host_(std::move(host)), port_(port) {}
 
 MhdServer::~MhdServer() {
-  if (daemon_ != nullptr) MHD_stop_daemon(daemon_);
+  if (daemon_ == nullptr) return;
+  // Quiesce first: MHD then stops using the listening socket and hands it back, and
+  // MHD_stop_daemon neither shuts it down (which would end listening for every descriptor of it,
+  // a replacement server's included) nor closes it. We close our descriptor ourselves.
+  const MHD_socket listen_fd = MHD_quiesce_daemon(daemon_);
+  MHD_stop_daemon(daemon_);
+  if (listen_fd != MHD_INVALID_SOCKET) ::close(listen_fd);
 }
 
 Result<std::unique_ptr<MhdServer>> MhdServer::Start(ServerOptions options, const Router& router) {
@@ -216,7 +224,8 @@ Result<std::unique_ptr<MhdServer>> MhdServer::Start(ServerOptions options, const
   const std::string host = BoundHost(fd.get());
 
   auto context = std::make_unique<Context>(Context{&router, options.max_body_bytes});
-  const unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
+  // MHD_USE_ITC: MHD_quiesce_daemon needs it with internal threads.
+  const unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC;
   MHD_Daemon* daemon = MHD_start_daemon(
       flags, /*port=*/0, /*apc=*/nullptr, /*apc_cls=*/nullptr, &HandleRequest, context.get(),
       MHD_OPTION_LISTEN_SOCKET, fd.get(), MHD_OPTION_NOTIFY_COMPLETED, &RequestCompleted, nullptr,
@@ -229,6 +238,16 @@ Result<std::unique_ptr<MhdServer>> MhdServer::Start(ServerOptions options, const
   }
   (void)fd.release();  // MHD owns the listening socket now and closes it in MHD_stop_daemon.
   return std::unique_ptr<MhdServer>(new MhdServer(std::move(context), daemon, host, port));
+}
+
+Result<UniqueFd> MhdServer::DuplicateListenSocket() const {
+  const MHD_DaemonInfo* info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_LISTEN_FD);
+  if (info == nullptr || info->listen_fd < 0) {
+    return Status::FailedPrecondition("the HTTP server has no listening socket");
+  }
+  UniqueFd fd(::fcntl(info->listen_fd, F_DUPFD_CLOEXEC, 3));
+  if (!fd) return Status::FromErrno(errno, "duplicating the HTTP listening socket");
+  return fd;
 }
 
 std::string MhdServer::url() const {

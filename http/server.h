@@ -55,6 +55,10 @@ class MhdServer final {
   MhdServer& operator=(const MhdServer&) = delete;
 
   std::uint16_t port() const { return port_; }
+  // A new descriptor of the listening socket (close-on-exec), so that a replacement server can
+  // take over the same bound socket (configuration reload, socket activation) while this one is
+  // stopped. The socket stays open as long as either descriptor does.
+  Result<UniqueFd> DuplicateListenSocket() const;
   // "http://127.0.0.1:8867" (IPv6 hosts in brackets); for logs and the quick start.
   std::string url() const;
 

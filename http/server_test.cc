@@ -54,6 +54,21 @@ TEST_F(ServerTest, ServesOverLoopbackOnAnEphemeralPort) {
   EXPECT_EQ(reply.headers.at("content-type"), "text/plain");
 }
 
+TEST_F(ServerTest, AReplacementServerTakesOverTheSameSocket) {
+  auto first = Start();
+  ASSERT_NE(first, nullptr);
+  const std::uint16_t port = first->port();
+  auto fd = first->DuplicateListenSocket();
+  ASSERT_TRUE(fd.ok()) << fd.status();
+  ServerOptions options;
+  options.listen_fd = std::move(fd).value();
+  auto second = MhdServer::Start(std::move(options), router_);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ((*second)->port(), port);
+  first.reset();  // Stops the first server; the socket stays open through the duplicate.
+  EXPECT_EQ(HttpGet(port, "/echo").status, 200);
+}
+
 TEST_F(ServerTest, ErrorsAreJson) {
   auto server = Start();
   ASSERT_NE(server, nullptr);

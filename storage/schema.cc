@@ -2,9 +2,14 @@
 
 #include <array>
 #include <cstdio>
+#include <map>
 #include <string>
 
+#include "storage/block.h"
+#include "storage/block_table.h"
+#include "storage/sqlite/statement.h"
 #include "storage/sqlite/transaction.h"
+#include "storage/tier.h"
 
 namespace edgemond::storage {
 
@@ -41,8 +46,84 @@ Status CreateV1(sqlite::Database& db) {
   )sql");
 }
 
-constexpr std::array<Migration, 1> kMigrations = {{
+// v2, compressed blocks in three tiers. Why: docs/adr/0002-storage-v2-blocks.md. The samples
+// of a v1 database become raw blocks of ten minutes each, read in one ordered scan of the
+// time-major samples table; the store builds the rollup tiers from them when it opens.
+constexpr std::int64_t kMigratedBlockMs = 600'000;
+
+Status CreateV2(sqlite::Database& db) {
+  for (const TierSpec& spec : kTiers) {
+    EDGEMOND_RETURN_IF_ERROR(
+        db.Execute("CREATE TABLE " + std::string(spec.table) +
+                   " (t0 INTEGER PRIMARY KEY, t1 INTEGER NOT NULL, points INTEGER NOT NULL, "
+                   "data BLOB NOT NULL)"));
+  }
+  BlockTable raw(db, SpecOf(Tier::kRaw));
+  std::map<std::int64_t, SeriesPoints> window;
+  std::int64_t window_start = INT64_MIN;
+  const auto write = [&]() -> Status {
+    BlockEncoder encoder(kRawColumns);
+    for (const auto& [id, points] : window) encoder.Add(id, points);
+    if (encoder.empty()) return Status::Ok();
+    const BlockRow row{encoder.first_ms(), encoder.last_ms(),
+                       static_cast<std::int64_t>(encoder.points())};
+    EDGEMOND_RETURN_IF_ERROR(raw.Insert(row, encoder.Finish()));
+    window.clear();
+    return Status::Ok();
+  };
+  {
+    EDGEMOND_ASSIGN_OR_RETURN(sqlite::Statement select,
+                              db.Prepare("SELECT ts, series_id, value FROM samples ORDER BY ts"));
+    while (true) {
+      EDGEMOND_ASSIGN_OR_RETURN(const bool has_row, select.Step());
+      if (!has_row) break;
+      const std::int64_t ts = select.ColumnInt64(0);
+      const std::int64_t start = AlignDown(ts, kMigratedBlockMs);
+      if (start != window_start) {
+        EDGEMOND_RETURN_IF_ERROR(write());
+        window_start = start;
+      }
+      SeriesPoints& points = window[select.ColumnInt64(1)];
+      points.timestamps.push_back(ts);
+      points.columns[0].push_back(select.ColumnDouble(2));
+    }
+    EDGEMOND_RETURN_IF_ERROR(write());
+  }
+  return db.Execute("DROP TABLE samples");
+}
+
+// v3, the alert history (storage/alert_history.h): every alert transition, kept for
+// GET /api/v1/alerts/history and for restoring firing alerts after a restart. Databases written
+// by edgemond 0.1 (schema version 1) may already have this table, created by the alert history
+// itself before it became a migration, with this exact definition and its rows: IF NOT EXISTS
+// keeps them.
+Status CreateAlertHistory(sqlite::Database& db) {
+  return db.Execute(R"sql(
+    CREATE TABLE IF NOT EXISTS alert_history (
+      id              INTEGER PRIMARY KEY,
+      at_ms           INTEGER NOT NULL,
+      rule            TEXT NOT NULL,
+      labels          TEXT NOT NULL,  -- storage/label_text.h form, as the series catalog
+      state           TEXT NOT NULL CHECK (state IN ('firing', 'resolved')),
+      severity        TEXT NOT NULL,
+      value           REAL,           -- NULL when missing data caused the transition
+      op              TEXT NOT NULL,
+      threshold       REAL NOT NULL,
+      clear_threshold REAL NOT NULL,
+      active_since_ms INTEGER NOT NULL,
+      reason          TEXT NOT NULL,
+      rule_labels     TEXT NOT NULL,
+      annotations     TEXT NOT NULL   -- label_text form too: name="rendered text",...
+    );
+    CREATE INDEX IF NOT EXISTS alert_history_at ON alert_history (at_ms);
+    CREATE INDEX IF NOT EXISTS alert_history_alert ON alert_history (rule, labels, id);
+  )sql");
+}
+
+constexpr std::array<Migration, 3> kMigrations = {{
     {1, "series catalog, extents and time-major samples", &CreateV1},
+    {2, "compressed blocks in raw, 1-minute and 1-hour tiers", &CreateV2},
+    {kAlertHistorySchemaVersion, "alert history", &CreateAlertHistory},
 }};
 
 std::string Hex(std::int64_t value) {

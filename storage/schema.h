@@ -3,7 +3,9 @@
 // The schema version lives in PRAGMA user_version; PRAGMA application_id marks the file as
 // edgemond's. A migration moves a database from version N-1 to N inside one transaction that
 // also sets user_version, so a crash or an error mid-way leaves version N-1 intact. Migrations
-// run oldest first; v0 -> v1 creates the foundation layout (docs/adr/0001-storage-v1-layout.md).
+// run oldest first; v0 -> v1 creates the foundation layout (docs/adr/0001-storage-v1-layout.md),
+// v1 -> v2 turns its samples into compressed blocks (docs/adr/0002-storage-v2-blocks.md),
+// v2 -> v3 adds the alert history table (storage/alert_history.h).
 //
 // The schema is refused, never used or modified, when:
 //   - user_version is newer than this binary understands (a downgrade): kFailedPrecondition;
@@ -27,6 +29,9 @@ namespace edgemond::storage {
 
 // "EDMD": PRAGMA application_id of every edgemond database.
 inline constexpr std::int32_t kApplicationId = 0x45444d44;
+
+// The first schema version with the alert_history table.
+inline constexpr int kAlertHistorySchemaVersion = 3;
 
 struct Migration {
   int to_version;                         // Applied to a database at to_version - 1.

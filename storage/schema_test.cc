@@ -5,7 +5,9 @@
 #include <array>
 #include <fstream>
 #include <iterator>
+#include <map>
 
+#include "storage/block_table.h"
 #include "tests/testing/temp_dir.h"
 
 namespace edgemond::storage {
@@ -25,12 +27,12 @@ class SchemaTest : public ::testing::Test {
     EXPECT_TRUE(db.ok()) << db.status();
     return db.ok() ? std::move(db).value() : nullptr;
   }
-  // A new database the way SqliteStore creates it.
-  std::unique_ptr<sqlite::Database> Create() {
+  // A new database the way SqliteStore creates it, at the current schema or at `version`.
+  std::unique_ptr<sqlite::Database> Create(int version = CurrentSchemaVersion()) {
     auto db = Open();
     EXPECT_TRUE(PrepareEmptyDatabase(*db).ok());
     EXPECT_TRUE(db->QueryString("PRAGMA journal_mode=WAL").ok());
-    EXPECT_TRUE(Migrate(*db).ok());
+    EXPECT_TRUE(Migrate(*db, BuiltinMigrations().first(static_cast<std::size_t>(version))).ok());
     return db;
   }
   std::int64_t Int(sqlite::Database& db, const char* sql) { return db.QueryInt64(sql).value(); }
@@ -42,35 +44,34 @@ class SchemaTest : public ::testing::Test {
 TEST_F(SchemaTest, NewDatabaseGetsTheCurrentSchema) {
   auto db = Create();
   EXPECT_EQ(Int(*db, "PRAGMA user_version"), CurrentSchemaVersion());
-  EXPECT_EQ(CurrentSchemaVersion(), 1);
+  EXPECT_EQ(CurrentSchemaVersion(), 3);
   EXPECT_EQ(Int(*db, "PRAGMA application_id"), kApplicationId);
   EXPECT_EQ(Int(*db, "PRAGMA auto_vacuum"), 2);  // INCREMENTAL.
   EXPECT_EQ(Int(*db, "PRAGMA page_size"), 4096);
   EXPECT_EQ(db->QueryString("PRAGMA journal_mode").value(), "wal");
-  EXPECT_EQ(Int(*db,
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-                "('series', 'series_extent', 'samples')"),
-            3);
-  // samples is clustered on (ts, series_id).
-  EXPECT_EQ(db->QueryString("SELECT group_concat(name) FROM (SELECT name FROM "
-                            "pragma_index_xinfo('sqlite_autoindex_samples_1') WHERE key = 1 "
-                            "ORDER BY seqno)")
+  EXPECT_EQ(db->QueryString("SELECT group_concat(name) FROM (SELECT name FROM sqlite_master "
+                            "WHERE type = 'table' ORDER BY name)")
                 .value(),
-            "ts,series_id");
+            "alert_history,blocks_1h,blocks_1m,blocks_raw,series,series_extent");
+  // Blocks are rowid tables keyed by their first timestamp (incremental blob reads need rowids).
+  EXPECT_EQ(db->QueryString("SELECT group_concat(name || ':' || pk) FROM "
+                            "pragma_table_info('blocks_raw')")
+                .value(),
+            "t0:1,t1:0,points:0,data:0");
   EXPECT_TRUE(db->IntegrityCheck().ok());
 }
 
 TEST_F(SchemaTest, MigrateIsIdempotent) {
   {
     auto db = Create();
-    ASSERT_TRUE(db->Execute("INSERT INTO samples VALUES (1, 1, 0.5)").ok());
+    ASSERT_TRUE(db->Execute("INSERT INTO blocks_raw VALUES (1, 1, 1, x'00')").ok());
   }
   auto db = Open();
   auto version = CheckSchema(*db, BuiltinMigrations());
   ASSERT_TRUE(version.ok()) << version.status();
-  EXPECT_EQ(*version, 1);
+  EXPECT_EQ(*version, CurrentSchemaVersion());
   ASSERT_TRUE(Migrate(*db).ok());
-  EXPECT_EQ(Int(*db, "SELECT count(*) FROM samples"), 1);
+  EXPECT_EQ(Int(*db, "SELECT count(*) FROM blocks_raw"), 1);
 }
 
 TEST_F(SchemaTest, PrepareEmptyDatabaseLeavesExistingDatabasesAlone) {
@@ -86,7 +87,7 @@ TEST_F(SchemaTest, PrepareEmptyDatabaseLeavesExistingDatabasesAlone) {
 TEST_F(SchemaTest, FutureVersionIsRefusedAndLeftUntouched) {
   {
     auto db = Create();
-    ASSERT_TRUE(db->Execute("PRAGMA user_version=2").ok());
+    ASSERT_TRUE(db->Execute("PRAGMA user_version=4").ok());
     ASSERT_TRUE(db->Checkpoint(sqlite::Database::CheckpointMode::kTruncate).ok());
   }
   const std::string before = ReadFile(path_);
@@ -94,10 +95,10 @@ TEST_F(SchemaTest, FutureVersionIsRefusedAndLeftUntouched) {
   const Status status = Migrate(*db);
   EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition) << status;
   EXPECT_NE(status.message().find(path_), std::string_view::npos) << status;
-  EXPECT_NE(status.message().find("schema version 2, newer than this edgemond understands (1)"),
+  EXPECT_NE(status.message().find("schema version 4, newer than this edgemond understands (3)"),
             std::string_view::npos)
       << status;
-  EXPECT_EQ(Int(*db, "PRAGMA user_version"), 2);
+  EXPECT_EQ(Int(*db, "PRAGMA user_version"), 4);
   db.reset();
   EXPECT_EQ(ReadFile(path_), before);
 }
@@ -129,20 +130,76 @@ Status CreateThenFail(sqlite::Database& db) {
 
 TEST_F(SchemaTest, AppliesOnlyTheMissingMigrationsInOrder) {
   { auto db = Create(); }
-  const std::array<Migration, 2> migrations = {{
+  const std::array<Migration, 4> migrations = {{
       BuiltinMigrations()[0],
-      {2, "extra table", &CreateExtraTable},
+      BuiltinMigrations()[1],
+      BuiltinMigrations()[2],
+      {4, "extra table", &CreateExtraTable},
   }};
   auto db = Open();
   ASSERT_TRUE(Migrate(*db, migrations).ok());
-  EXPECT_EQ(Int(*db, "PRAGMA user_version"), 2);
+  EXPECT_EQ(Int(*db, "PRAGMA user_version"), 4);
   EXPECT_EQ(Int(*db, "SELECT count(*) FROM sqlite_master WHERE name = 'extra'"), 1);
-  // With only v1 known, this database is now from the future.
+  // With only v1 to v3 known, this database is now from the future.
   EXPECT_EQ(Migrate(*db).code(), StatusCode::kFailedPrecondition);
 }
 
+TEST_F(SchemaTest, MigratesV1SamplesIntoRawBlocks) {
+  constexpr std::int64_t kT0 = 1767225600000;
+  {
+    auto db = Create(/*version=*/1);
+    ASSERT_TRUE(db->Execute("INSERT INTO series VALUES (1, 'a', '', '', 'gauge'), "
+                            "(2, 'b', '', '', 'counter');"
+                            "INSERT INTO series_extent VALUES (1, 0, 0), (2, 0, 0)")
+                    .ok());
+    auto insert = db->Prepare("INSERT INTO samples VALUES (?, ?, ?)");
+    ASSERT_TRUE(insert.ok());
+    // 25 minutes of series 1 at 1 Hz and series 2 every 10 s: three 10-minute blocks.
+    for (int i = 0; i < 1500; ++i) {
+      for (int s = 1; s <= 2; ++s) {
+        if (s == 2 && i % 10 != 0) continue;
+        insert->BindInt64(0, kT0 + i * 1000);
+        insert->BindInt64(1, s);
+        insert->BindDouble(2, s == 1 ? i * 0.5 : 1e9 + i);
+        ASSERT_TRUE(insert->Run().ok());
+        insert->Reset();
+      }
+    }
+  }
+  auto db = Open();
+  ASSERT_TRUE(Migrate(*db).ok());
+  EXPECT_EQ(Int(*db, "PRAGMA user_version"), 3);
+  EXPECT_EQ(Int(*db, "SELECT count(*) FROM sqlite_master WHERE name = 'samples'"), 0);
+  EXPECT_EQ(Int(*db, "SELECT count(*) FROM blocks_raw"), 3);
+  EXPECT_EQ(Int(*db, "SELECT sum(points) FROM blocks_raw"), 1500 + 150);
+  EXPECT_EQ(Int(*db, "SELECT count(*) FROM series_extent"), 2);
+  BlockTable table(*db, SpecOf(Tier::kRaw));
+  auto rows = table.Overlapping(kT0, kT0 + 3'600'000);
+  ASSERT_TRUE(rows.ok());
+  std::map<std::int64_t, SeriesPoints> read;
+  ASSERT_TRUE(table
+                  .Scan(*rows, {}, 1,
+                        [&](std::int64_t id, const SeriesPoints& points) {
+                          auto& all = read[id];
+                          all.timestamps.insert(all.timestamps.end(), points.timestamps.begin(),
+                                                points.timestamps.end());
+                          all.columns[0].insert(all.columns[0].end(), points.columns[0].begin(),
+                                                points.columns[0].end());
+                          return Status::Ok();
+                        })
+                  .ok());
+  ASSERT_EQ(read[1].timestamps.size(), 1500u);
+  ASSERT_EQ(read[2].timestamps.size(), 150u);
+  for (int i = 0; i < 1500; ++i) {
+    EXPECT_EQ(read[1].timestamps[static_cast<std::size_t>(i)], kT0 + i * 1000);
+    EXPECT_EQ(read[1].columns[0][static_cast<std::size_t>(i)], i * 0.5);
+  }
+  EXPECT_EQ(read[2].columns[0][149], 1e9 + 1490);
+  EXPECT_TRUE(db->IntegrityCheck().ok());
+}
+
 TEST_F(SchemaTest, FailedMigrationLeavesThePreviousVersion) {
-  { auto db = Create(); }
+  { auto db = Create(/*version=*/1); }
   const std::array<Migration, 2> migrations = {{
       BuiltinMigrations()[0],
       {2, "fails half-way", &CreateThenFail},

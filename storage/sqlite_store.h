@@ -1,10 +1,33 @@
-// SqliteStore: the Store (storage/store.h) on one SQLite file, layout v1.
+// SqliteStore: the Store (storage/store.h) on one SQLite file, layout v2: compressed blocks in
+// three tiers (raw samples, 1-minute and 1-hour rollups).
 //
-// Layout and its measurements: docs/adr/0001-storage-v1-layout.md and docs/storage.md. In short:
-// one row per sample in a WITHOUT ROWID table clustered on (ts, series_id), so that a flush
-// appends at the right edge of one B-tree and dirties a handful of pages whatever the number of
-// series; WAL with synchronous=NORMAL; checkpoints run by the store after a flush, never inside
-// a commit; retention trims the left edge of the same B-tree in batches.
+// Layout and its measurements: docs/adr/0002-storage-v2-blocks.md and docs/storage.md. In short:
+//  - Append() buffers samples in memory (the head); nothing is written.
+//  - Flush() encodes the head into one raw block (every series of the flush interval, each
+//    series' timestamps and values compressed: storage/block.h) and writes it in one
+//    transaction: a flush appends one row, a few pages, whatever the number of series.
+//  - Rollup tiers: when a flush completes an hour, the same transaction writes that hour's
+//    1-minute rollups (min, max, sum, count, last per series and minute), built from the raw
+//    blocks; when it completes a day, the day's 1-hour rollups, built from the 1-minute ones.
+//    The window still open is always derived from the tier below at query time, so every tier
+//    answers up to the last Append, and a restart (or data arriving late) rebuilds what it must
+//    from raw.
+//  - Queries: the planner picks the coarsest tier whose resolution divides the step (raw when
+//    none does) and falls back to coarser tiers for the part of the range that the chosen tier
+//    no longer holds. Stored blocks and the head are merged, so a query answers the same before
+//    and after a flush.
+//  - EnforceRetention(): whole blocks, per tier by age (raw 7 days, 1-minute 90 days, 1-hour 2
+//    years by default), then a size cap on the file (256 MiB by default) that drops the oldest
+//    blocks first, oldest measured against each tier's retention; free pages go back to the
+//    file system with incremental vacuum.
+//  - Disk full: Flush() checks the file system's free space before writing; when it runs short
+//    it keeps the head in memory, deletes the ballast file (`<path>.ballast`, reserved at open)
+//    so that retention, vacuum and checkpoints can still run, and returns kResourceExhausted
+//    until space returns, when it writes the head and reserves the ballast again. disk_full in
+//    Stats() tells the state. Nothing is ever half-written (SQLite rolls a failed transaction
+//    back).
+//  - Crash safety: WAL with synchronous=NORMAL and journal_size_limit; a kill -9 loses at most
+//    the head (what was appended since the last successful Flush()).
 //
 //   storage::StorageOptions options;
 //   options.path = "/var/lib/edgemond/edgemond.db";
@@ -13,29 +36,28 @@
 //   EDGEMOND_RETURN_IF_ERROR(store->Flush());           // every flush interval, and on SIGTERM
 //
 // Connections: a writer connection used by Append/Flush/EnforceRetention, and a read-only one
-// (PRAGMA query_only) used by Query; WAL lets a reader proceed while the writer commits.
-// ListSeries and Stats read the in-memory catalog and touch no connection.
+// (PRAGMA query_only) used by Query; WAL lets a reader proceed while the writer commits. Both
+// keep small page caches and give them back after large reads. ListSeries and Stats read the
+// in-memory catalog and touch no connection.
 //
 // Concurrency (the contract of store.h, and how it is kept):
 //   write_mu_  serializes the writer operations and owns the writer connection.
 //   read_mu_   serializes queries on the reader connection.
-//   mu_        guards the in-memory state: catalog and head. Writers hold it only to change
-//              that state and to commit; queries only to copy what they need.
-// A query copies its head samples and opens its read transaction under mu_, and Flush commits
-// and drops the flushed samples from the head under mu_, so every query sees each sample exactly
-// once: in the head before the commit, in the database after it. Lock order: write_mu_ or
-// read_mu_ (never both), then mu_.
+//   mu_        guards the in-memory state: catalog, head and tier state. Writers hold it only to
+//              change that state and to commit; queries only to copy what they need.
+// A query copies its head samples and the tier state and opens its read transaction under mu_,
+// and Flush commits and empties the head under mu_, so every query sees each sample exactly once.
+// Lock order: write_mu_ or read_mu_ (never both), then mu_.
 //
 // One store per database file: Open() takes an exclusive flock(2) on `<path>.lock` for the life of
-// the store (released by the kernel if the process dies), so a second edgemond on the same file is
-// refused instead of interleaving its catalog with the first one's. The lock is on a separate
-// file because closing any descriptor of the database file itself would drop SQLite's own locks.
+// the store (released by the kernel if the process dies).
 //
 // Destroying the store does not flush: call Flush() first (the daemon does on SIGTERM).
 
 #ifndef EDGEMOND_STORAGE_SQLITE_STORE_H_
 #define EDGEMOND_STORAGE_SQLITE_STORE_H_
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -45,31 +67,38 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "core/result.h"
 #include "core/status.h"
 #include "core/unique_fd.h"
+#include "storage/block.h"
 #include "storage/sqlite/database.h"
 #include "storage/store.h"
+#include "storage/tier.h"
 
 namespace edgemond::storage {
 
 struct StorageOptions {
   // The database file. Its directory must exist and be writable (SQLite creates the -wal and
-  // -shm files beside it).
+  // -shm files beside it, the store its .lock and .ballast files).
   std::string path;
-  // How often the owner calls Flush(): the most a crash can lose. The store does not schedule
-  // anything itself; the value sizes the head's default bound and documents the contract.
-  std::chrono::seconds flush_interval{10};
-  // Samples older than this are deleted by EnforceRetention().
-  std::chrono::milliseconds retention = std::chrono::hours(24 * 7);
-  // Retention deletes expired samples in batches of this many (one transaction each, one per
-  // EnforceRetention() call), and only once a whole batch has expired: a few large deletes
-  // write far less than one small delete per flush (docs/storage.md). The default is ~2 minutes
-  // of data at 150 series, 40 s at 500; a backlog drains at one batch per call.
-  std::int64_t retention_batch_samples = 20000;
+  // How often the owner calls Flush(): the most a crash can lose. One flush writes one raw
+  // block, so it also sets how many samples of a series are compressed together (at 1 Hz, 60
+  // per minute). The store does not schedule anything itself; the value sizes the head's
+  // default bound.
+  std::chrono::seconds flush_interval{60};
+  // How long each tier keeps its blocks (EnforceRetention).
+  std::chrono::milliseconds raw_retention = std::chrono::hours(24 * 7);
+  std::chrono::milliseconds minute_retention = std::chrono::hours(24 * 90);
+  std::chrono::milliseconds hour_retention = std::chrono::hours(24 * 730);
+  // The most the database file and its WAL may hold together; EnforceRetention drops the oldest
+  // blocks to stay below (the WAL gets max_bytes / 16, at most 4 MiB, and is checkpointed before
+  // it outgrows that). 0: no cap.
+  std::int64_t max_bytes = std::int64_t{256} << 20;
+  // Space reserved in `<path>.ballast` and given up when the file system is full, so that the
+  // store can still clean up. 0: no ballast.
+  std::int64_t ballast_bytes = std::int64_t{4} << 20;
   // Most samples the head may hold; Append() beyond it is kResourceExhausted. 0 picks
   // 64 flush intervals of 500 series at 1 Hz (it only fills while flushes keep failing).
   std::size_t max_head_samples = 0;
@@ -81,7 +110,8 @@ struct StorageOptions {
 
 class SqliteStore final : public Store {
  public:
-  // Opens (creating if needed) and migrates the database. Errors name the path:
+  // Opens (creating if needed) and migrates the database (a v1 database's samples become raw
+  // blocks, and the rollup tiers are built from them). Errors name the path:
   //   kInvalidArgument     an option is out of range;
   //   kNotFound            the directory does not exist;
   //   kPermissionDenied    the directory or the file is not writable;
@@ -106,37 +136,79 @@ class SqliteStore final : public Store {
   const StorageOptions& options() const { return options_; }
 
  private:
-  struct HeadSample {
-    std::int64_t ts_ms;
-    std::int64_t series_id;
-    double value;
-  };
   struct SeriesEntry {
-    std::int64_t id = 0;        // Row id in `series`; stable for the life of the file.
-    std::string key;            // SeriesKey(name, labels).
-    SeriesInfo info;            // Labels sorted by name; first_ms/last_ms include the head.
-    bool persisted = false;     // Has a row in `series`.
-    bool extent_dirty = false;  // first_ms/last_ms changed since the last flush.
+    std::int64_t id = 0;  // Row id in `series`; stable for the life of the file.
+    std::string key;      // SeriesKey(name, labels).
+    SeriesInfo info;      // Labels sorted by name; first_ms/last_ms include the head.
+    // The sample that last resolved to this entry, to recognize the next one without building
+    // its key: its MetricDesc and its labels in the collector's order.
+    const MetricDesc* desc = nullptr;
+    Labels given_labels;
+    bool persisted = false;      // Has a row in `series`.
+    bool extent_dirty = false;   // first_ms/last_ms changed since series_extent was written.
+    bool extent_stored = false;  // Has a row in series_extent.
+    bool live = false;           // Appended to since the store opened.
+    // The head: samples appended since the last flush, in Append order.
+    std::vector<std::int64_t> head_ms;
+    std::vector<double> head_values;
+  };
+  // Per tier: what the in-memory state knows of its table.
+  struct TierState {
+    std::optional<std::int64_t> oldest_t0;  // First stored point.
+    std::optional<std::int64_t> newest_t1;  // Last stored point.
+    // Rollup tiers: every window before this is stored (or had no data); the window holding it
+    // and those after are derived from the tier below at query time.
+    std::int64_t built_until = INT64_MIN;
   };
 
   SqliteStore(StorageOptions options, UniqueFd lock_fd, std::unique_ptr<sqlite::Database> writer,
               std::unique_ptr<sqlite::Database> reader);
 
+  // Open() steps; REQUIRES write_mu_ (the store is not shared yet).
   Status LoadCatalog();
-  // Writer connection helpers; REQUIRES write_mu_.
-  Status WriteFlush(const std::vector<HeadSample>& rows, std::vector<SeriesEntry*>& new_series,
-                    std::vector<SeriesEntry*>& extents);
+  Status LoadTierState();
+  Status RefreshExtentsFromRecentBlocks();
+  Status CatchUpRollups();
+
+  // Writer helpers; REQUIRES write_mu_.
+  Result<SeriesEntry*> Resolve(const Sample& sample, std::size_t position,
+                               std::map<std::string, SeriesEntry*>& created);
+  // Writes `head` (per series, sorted, one point per ms) as raw blocks, merging into stored
+  // blocks what falls inside them; adds the windows of rollup tiers it touches to `dirty`.
+  Status WriteRaw(const std::map<std::int64_t, SeriesPoints>& head,
+                  std::array<std::vector<std::int64_t>, kTierCount>& dirty,
+                  std::optional<std::int64_t>& newest_t1);
+  // Builds (or rebuilds) the rollup windows in `dirty` and those the data has closed.
+  Status BuildRollups(std::array<std::vector<std::int64_t>, kTierCount>& dirty,
+                      std::optional<std::int64_t> newest_raw_t1,
+                      std::array<std::int64_t, kTierCount>& built_until);
+  Status BuildRollupWindow(Tier tier, std::int64_t window_start);
+  Status WriteExtents(const std::vector<SeriesEntry*>& entries);
   Status CheckpointIfDue();
+  Result<std::int64_t> FreeBytes() const;
+  bool HasRoomFor(std::int64_t bytes, std::int64_t free_bytes) const;
+  void ReleaseBallast();
+  void ReserveBallast(std::int64_t free_bytes);
+  Status VacuumIfWorthIt();
+
   // The series a query asks for, in key order; REQUIRES mu_.
   Result<std::vector<const SeriesEntry*>> SelectSeries(const RangeQuery& query) const;
   std::size_t head_limit() const;
+  std::chrono::milliseconds RetentionOf(Tier tier) const;
 
   const StorageOptions options_;
+  const std::string ballast_path_;
   const UniqueFd lock_fd_;  // Holds the exclusive flock on `<path>.lock`.
 
   // Serializes Append/Flush/EnforceRetention; the writer connection belongs to it.
   std::mutex write_mu_;
   std::unique_ptr<sqlite::Database> writer_;  // Guarded by write_mu_.
+  // Positional cache for Append: the entry each position of the previous batch resolved to.
+  // Guarded by write_mu_.
+  std::vector<SeriesEntry*> last_batch_;
+  bool ballast_held_ = false;  // Guarded by write_mu_.
+  // Series an Append is creating, until the batch is accepted. Guarded by write_mu_.
+  std::vector<std::unique_ptr<SeriesEntry>> staged_;
 
   // Serializes queries; the reader connection belongs to it.
   std::mutex read_mu_;
@@ -145,13 +217,12 @@ class SqliteStore final : public Store {
   // In-memory state. Modified only with write_mu_ and mu_ both held, so the writer may read it
   // holding write_mu_ alone; everyone else holds mu_.
   mutable std::mutex mu_;
-  std::map<std::string, SeriesEntry> series_by_key_;             // Sorted: ListSeries order.
-  std::unordered_map<std::int64_t, SeriesEntry*> series_by_id_;  // Into series_by_key_.
+  std::map<std::string, std::unique_ptr<SeriesEntry>> series_by_key_;  // ListSeries order.
+  std::unordered_map<std::int64_t, SeriesEntry*> series_by_id_;
   std::int64_t next_series_id_ = 1;
-  std::vector<HeadSample> head_;  // In Append order.
-  // Series appended to since the store opened: still reported, so retention keeps their catalog
-  // entries even when all their samples expired (a sensor failing for the whole period).
-  std::unordered_set<std::int64_t> live_series_;
+  std::size_t head_samples_ = 0;
+  std::array<TierState, kTierCount> tiers_;
+  bool disk_full_ = false;
 };
 
 }  // namespace edgemond::storage

@@ -1,7 +1,7 @@
 // Reopen after an unclean stop: a real child process appends and flushes as fast as it can and is
-// killed with SIGKILL at a random moment (mid-append, mid-flush, mid-checkpoint); the parent
-// reopens the database and checks that it is intact and that every flush the child acknowledged
-// is there, whole.
+// killed with SIGKILL at a random moment (mid-append, mid-flush, mid-rollup, mid-checkpoint,
+// mid-retention); the parent reopens the database and checks that it is intact and that every
+// flush the child acknowledged is there, whole, in every tier.
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -27,12 +27,17 @@ constexpr MetricDesc kVoltage{"edgemond_hwmon_voltage_volts", "Voltage", MetricT
                               "volts"};
 constexpr int kSeries = 40;
 constexpr int kTicksPerFlush = 5;
+// Ticks are 20 s apart, so that a run crosses hours and the writer builds (and is killed while
+// building) rollup windows.
+constexpr std::int64_t kTickMs = 20'000;
 constexpr std::int64_t kT0 = 1767225600000;
 // Each run writes its own range of ticks, so runs accumulate in one database (all of them well
 // inside the default 7-day retention that the writer enforces).
 constexpr std::int64_t kTicksPerRun = 10'000;
 
 double ValueOf(int series, std::int64_t tick) { return static_cast<double>(tick) * 0.001 + series; }
+
+std::int64_t AlignDownTo(std::int64_t t, std::int64_t step) { return t - t % step; }
 
 StorageOptions WriterOptions(const std::string& path) {
   StorageOptions options;
@@ -53,14 +58,14 @@ StorageOptions WriterOptions(const std::string& path) {
       Sample sample;
       sample.desc = &kVoltage;
       sample.labels = {{"chip", "ina3221"}, {"sensor", "in" + std::to_string(s)}};
-      sample.at = FromUnixMillis(kT0 + tick * 1000);
+      sample.at = FromUnixMillis(kT0 + tick * kTickMs);
       sample.value = ValueOf(s, tick);
       batch.push_back(std::move(sample));
     }
     if (!(*store)->Append(batch).ok()) ::_exit(3);
     if ((tick + 1) % kTicksPerFlush != 0) continue;
     if (!(*store)->Flush().ok()) ::_exit(4);
-    if (!(*store)->EnforceRetention(FromUnixMillis(kT0 + tick * 1000)).ok()) ::_exit(5);
+    if (!(*store)->EnforceRetention(FromUnixMillis(kT0 + tick * kTickMs)).ok()) ::_exit(5);
     if (::write(ack_fd, &tick, sizeof(tick)) != sizeof(tick)) ::_exit(0);
   }
 }
@@ -71,7 +76,7 @@ TEST(SqliteStoreCrashTest, KillNineNeverLosesAnAcknowledgedFlush) {
   const unsigned seed = std::random_device{}();
   std::mt19937 random(seed);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  constexpr int kRuns = 12;
+  constexpr int kRuns = 30;
   std::vector<std::int64_t> last_acked(kRuns, -1);
 
   for (int run = 0; run < kRuns; ++run) {
@@ -113,43 +118,49 @@ TEST(SqliteStoreCrashTest, KillNineNeverLosesAnAcknowledgedFlush) {
       ASSERT_TRUE(db.ok()) << db.status();
       const Status integrity = (*db)->IntegrityCheck();
       ASSERT_TRUE(integrity.ok()) << integrity;
-      // Flushes are atomic: every stored tick has all its series, and whole flushes only.
-      EXPECT_EQ((*db)
-                    ->QueryInt64("SELECT count(*) FROM (SELECT ts FROM samples GROUP BY ts "
-                                 "HAVING count(*) != " +
-                                 std::to_string(kSeries) + ")")
-                    .value(),
-                0);
-      const std::int64_t run_ticks =
-          (*db)
-              ->QueryInt64("SELECT count(DISTINCT ts) FROM samples WHERE ts >= " +
-                           std::to_string(kT0 + first_tick * 1000))
-              .value();
-      EXPECT_EQ(run_ticks % kTicksPerFlush, 0);
-      EXPECT_GE(run_ticks, last_acked[run] - first_tick + 1);
     }
-    // Every acknowledged sample of every run so far is there, with its value.
+    // Every acknowledged sample of this run is there with its value, in whole flushes; the
+    // rollups agree with the raw samples.
     auto store = SqliteStore::Open(WriterOptions(path));
     ASSERT_TRUE(store.ok()) << store.status();
-    for (int s = 0; s < kSeries; s += 13) {
+    const std::int64_t from_tick = first_tick;
+    std::vector<std::int64_t> stored_ticks;
+    for (int s = 0; s < kSeries; ++s) {
       RangeQuery query;
       query.selector.name = std::string(kVoltage.name);
       query.selector.matchers = {{"sensor", LabelMatcher::Op::kEqual, "in" + std::to_string(s)}};
       query.max_points_per_series = 1'000'000;
-      for (int earlier = 0; earlier <= run; ++earlier) {
-        const std::int64_t from_tick = earlier * kTicksPerRun;
-        query.from_ms = kT0 + from_tick * 1000;
-        query.to_ms = kT0 + last_acked[earlier] * 1000;
-        auto result = (*store)->Query(query);
-        ASSERT_TRUE(result.ok()) << result.status();
-        const auto& points = result->series.at(0).points;
-        ASSERT_EQ(static_cast<std::int64_t>(points.size()), last_acked[earlier] - from_tick + 1);
-        for (std::size_t i = 0; i < points.size(); ++i) {
-          const std::int64_t t = from_tick + static_cast<std::int64_t>(i);
-          ASSERT_EQ(points[i].t_ms, kT0 + t * 1000);
-          ASSERT_EQ(points[i].value, ValueOf(s, t));
-        }
+      query.from_ms = kT0 + from_tick * kTickMs;
+      query.to_ms = kT0 + (first_tick + kTicksPerRun) * kTickMs;
+      auto result = (*store)->Query(query);
+      ASSERT_TRUE(result.ok()) << result.status();
+      const auto& points = result->series.at(0).points;
+      std::vector<std::int64_t> ticks;
+      for (const Point& point : points) {
+        const std::int64_t t = (point.t_ms - kT0) / kTickMs;
+        ASSERT_EQ(point.value, ValueOf(s, t));
+        ticks.push_back(t);
       }
+      // Flushes are atomic: every series has the same ticks, whole flushes of them.
+      if (s == 0) {
+        stored_ticks = ticks;
+        ASSERT_EQ(ticks.size() % kTicksPerFlush, 0u);
+        ASSERT_GE(static_cast<std::int64_t>(ticks.size()), last_acked[run] - first_tick + 1);
+        for (std::size_t i = 0; i < ticks.size(); ++i) {
+          ASSERT_EQ(ticks[i], first_tick + static_cast<std::int64_t>(i));
+        }
+      } else {
+        ASSERT_EQ(ticks, stored_ticks) << "series " << s;
+      }
+      // The 1-minute tier counts the same samples (3 per minute at 20 s).
+      query.step_ms = 60'000;
+      query.aggregation = Aggregation::kCount;
+      query.from_ms = kT0 + AlignDownTo(from_tick * kTickMs, 60'000);
+      auto minutes = (*store)->Query(query);
+      ASSERT_TRUE(minutes.ok()) << minutes.status();
+      double counted = 0;
+      for (const Point& point : minutes->series.at(0).points) counted += point.value.value_or(0);
+      ASSERT_EQ(counted, static_cast<double>(ticks.size()));
     }
   }
 }

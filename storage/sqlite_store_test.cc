@@ -13,6 +13,7 @@
 #include <limits>
 #include <thread>
 
+#include "storage/schema.h"
 #include "storage/sqlite/database.h"
 #include "tests/testing/temp_dir.h"
 
@@ -98,10 +99,11 @@ class SqliteStoreTest : public ::testing::Test {
     return result->series[0].points;
   }
 
-  std::int64_t StoredRows(const std::string& where = "1") {
+  // Raw samples stored (in blocks_raw).
+  std::int64_t StoredRows() {
     auto db = sqlite::Database::Open(path_, {});
     EXPECT_TRUE(db.ok()) << db.status();
-    return (*db)->QueryInt64("SELECT count(*) FROM samples WHERE " + where).value();
+    return (*db)->QueryInt64("SELECT coalesce(sum(points), 0) FROM blocks_raw").value();
   }
 
   TempDir dir_;
@@ -113,7 +115,7 @@ TEST_F(SqliteStoreTest, OpenCreatesAWalDatabaseAtTheCurrentSchema) {
   ASSERT_NE(store, nullptr);
   auto db = sqlite::Database::Open(path_, {});
   ASSERT_TRUE(db.ok());
-  EXPECT_EQ((*db)->QueryInt64("PRAGMA user_version").value(), 1);
+  EXPECT_EQ((*db)->QueryInt64("PRAGMA user_version").value(), CurrentSchemaVersion());
   EXPECT_EQ((*db)->QueryString("PRAGMA journal_mode").value(), "wal");
   EXPECT_EQ((*db)->QueryInt64("PRAGMA auto_vacuum").value(), 2);
   const StoreStats stats = store->Stats();
@@ -504,161 +506,6 @@ TEST_F(SqliteStoreTest, FlushWithNothingNewWritesNothing) {
   EXPECT_EQ((*observer)->QueryInt64("PRAGMA data_version").value(), version);
 }
 
-TEST_F(SqliteStoreTest, RetentionRemovesOnlyOldSamplesInSmallBatches) {
-  StorageOptions options = Options();
-  options.retention = hours(1);
-  options.retention_batch_samples = 500;
-  auto store = Open(options);
-  constexpr int kSeries = 10;
-  constexpr int kSeconds = 2 * 3600;
-  for (int i = 0; i < kSeconds; ++i) {
-    std::vector<Sample> batch;
-    for (int s = 0; s < kSeries; ++s) {
-      batch.push_back(MakeSample(kCpu, {{"cpu", std::to_string(s)}}, kT0 + i * 1000LL, s + i));
-    }
-    ASSERT_TRUE(store->Append(batch).ok());
-    if (i % 10 == 9) {
-      ASSERT_TRUE(store->Flush().ok());
-    }
-  }
-  const WallTime now = At(kT0 + (kSeconds - 1) * 1000LL);
-  const std::int64_t cutoff_ms = ToUnixMillis(now) - 3600 * 1000;
-  const std::int64_t expired = StoredRows("ts < " + std::to_string(cutoff_ms));
-  const std::int64_t kept = StoredRows("ts >= " + std::to_string(cutoff_ms));
-  ASSERT_EQ(expired, kSeries * 3599);
-
-  int calls = 0;
-  std::int64_t deleted = 0;
-  while (true) {
-    auto result = store->EnforceRetention(now);
-    ASSERT_TRUE(result.ok()) << result.status();
-    ++calls;
-    // Whole batches: at least the batch, never more than its last timestamp adds.
-    if (!result->complete || result->deleted_samples > 0) {
-      EXPECT_GE(result->deleted_samples, options.retention_batch_samples);
-      EXPECT_LT(result->deleted_samples, options.retention_batch_samples + kSeries);
-    }
-    deleted += result->deleted_samples;
-    if (result->complete) break;
-    ASSERT_LT(calls, 1000);
-  }
-  // 71 batches of 500; the last 490 expired samples wait for a whole batch.
-  EXPECT_EQ(calls, 71);
-  EXPECT_EQ(deleted, 71 * 500);
-  const std::int64_t oldest_kept_ms = kT0 + 71 * 50 * 1000;
-  EXPECT_EQ(StoredRows("ts < " + std::to_string(oldest_kept_ms)), 0);
-  EXPECT_EQ(StoredRows("ts < " + std::to_string(cutoff_ms)), expired - deleted);
-  EXPECT_EQ(StoredRows("ts >= " + std::to_string(cutoff_ms)), kept);
-  const std::vector<SeriesInfo> infos = store->ListSeries(std::nullopt).value();
-  for (const SeriesInfo& info : infos) {
-    EXPECT_EQ(info.first_ms, oldest_kept_ms) << KeyOf(info);
-    EXPECT_EQ(info.last_ms, ToUnixMillis(now)) << KeyOf(info);
-  }
-  // Ten more seconds: one more batch is due.
-  auto later = store->EnforceRetention(now + seconds(10));
-  ASSERT_TRUE(later.ok());
-  EXPECT_EQ(later->deleted_samples, 500);
-  // Queries see exactly what is left.
-  EXPECT_EQ(Raw(*store, R"(edgemond_cpu_utilization_ratio{cpu="0"})").size(),
-            static_cast<std::size_t>(kSeconds - 72 * 50));
-
-  // Caught up: the next call finds nothing and commits nothing.
-  auto observer = sqlite::Database::Open(path_, {});
-  ASSERT_TRUE(observer.ok());
-  const auto version = (*observer)->QueryInt64("PRAGMA data_version").value();
-  auto again = store->EnforceRetention(now + seconds(10));
-  ASSERT_TRUE(again.ok());
-  EXPECT_EQ(again->deleted_samples, 0);
-  EXPECT_TRUE(again->complete);
-  EXPECT_EQ((*observer)->QueryInt64("PRAGMA data_version").value(), version);
-  observer->reset();
-  store.reset();
-  // The extents retention persisted survive a reopen.
-  store = Open(options);
-  EXPECT_EQ(store->ListSeries(std::nullopt).value()[0].first_ms, oldest_kept_ms + 50 * 1000);
-}
-
-TEST_F(SqliteStoreTest, RetentionForgetsSeriesWithNothingLeft) {
-  StorageOptions options = Options();
-  options.retention = hours(24);
-  options.retention_batch_samples = 1;
-  {
-    // A previous run saw a USB sensor and a sensor that never read.
-    auto store = Open(options);
-    ASSERT_TRUE(
-        store
-            ->Append({MakeSample(kTemperature, {{"zone", "usb"}}, kT0, 30),
-                      MakeSample(kTemperature, {{"zone", "broken"}}, kT0, std::nullopt, "EIO"),
-                      MakeSample(kTemperature, {{"zone", "0"}}, kT0, 40)})
-            .ok());
-    ASSERT_TRUE(store->Flush().ok());
-  }
-  auto store = Open(options);
-  const std::int64_t later = kT0 + 30LL * 3600 * 1000;
-  // This run: zone 0 still exists but is failing; a new zone 1 reads.
-  ASSERT_TRUE(store
-                  ->Append({MakeSample(kTemperature, {{"zone", "0"}}, later, std::nullopt, "EIO"),
-                            MakeSample(kTemperature, {{"zone", "1"}}, later, 41)})
-                  .ok());
-  ASSERT_TRUE(store->Flush().ok());
-  auto result = store->EnforceRetention(At(later));
-  ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(result->deleted_samples, 2);
-  EXPECT_EQ(result->deleted_series, 2);  // usb and broken.
-  for (int reopen = 0; reopen < 2; ++reopen) {
-    const auto series = store->ListSeries(std::nullopt).value();
-    ASSERT_EQ(series.size(), 2u);
-    EXPECT_EQ(KeyOf(series[0]), R"(edgemond_thermal_zone_celsius{zone="0"})");
-    EXPECT_FALSE(series[0].first_ms.has_value());  // Kept (it is still reported), but empty.
-    EXPECT_FALSE(series[0].last_ms.has_value());
-    EXPECT_EQ(KeyOf(series[1]), R"(edgemond_thermal_zone_celsius{zone="1"})");
-    EXPECT_EQ(series[1].first_ms, later);
-    store.reset();
-    store = Open(options);
-  }
-}
-
-TEST_F(SqliteStoreTest, RetentionGivesSpaceBackToTheFileSystem) {
-  StorageOptions options = Options();
-  options.retention = std::chrono::minutes(5);
-  options.retention_batch_samples = 100000;
-  auto store = Open(options);
-  constexpr int kSeries = 200;
-  constexpr int kSeconds = 3000;  // 600,000 samples, ~14 MB.
-  for (int i = 0; i < kSeconds; ++i) {
-    std::vector<Sample> batch;
-    for (int s = 0; s < kSeries; ++s) {
-      batch.push_back(MakeSample(kCpu, {{"cpu", std::to_string(s)}}, kT0 + i * 1000LL, i * 0.5));
-    }
-    ASSERT_TRUE(store->Append(batch).ok());
-    if (i % 100 == 99) {
-      ASSERT_TRUE(store->Flush().ok());
-    }
-  }
-  store.reset();  // The last connection checkpoints and truncates the WAL.
-  const auto full_bytes = std::filesystem::file_size(path_);
-  ASSERT_GT(full_bytes, 12u << 20);
-
-  store = Open(options);
-  const WallTime now = At(kT0 + (kSeconds - 1) * 1000LL);
-  for (int calls = 0; calls < 20; ++calls) ASSERT_TRUE(store->EnforceRetention(now).ok());
-  store.reset();
-  // 9 of the 14 MB expired; all but the 8 MiB kept for reuse went back to the file system.
-  const auto trimmed_bytes = std::filesystem::file_size(path_);
-  EXPECT_LT(trimmed_bytes, full_bytes - (2u << 20));
-  auto db = sqlite::Database::Open(path_, {});
-  ASSERT_TRUE(db.ok());
-  EXPECT_LE((*db)->QueryInt64("PRAGMA freelist_count").value(), 2048);
-  EXPECT_TRUE((*db)->IntegrityCheck().ok());
-  // Whole batches: what expired but does not fill a batch is still there.
-  const std::int64_t kept =
-      StoredRows("ts >= " + std::to_string(ToUnixMillis(now) - 5 * 60 * 1000));
-  const std::int64_t waiting = (*db)->QueryInt64("SELECT count(*) FROM samples").value() - kept;
-  EXPECT_EQ(kept, 301 * kSeries);
-  EXPECT_GE(waiting, 0);
-  EXPECT_LT(waiting, options.retention_batch_samples);
-}
-
 TEST_F(SqliteStoreTest, QueriesRunConcurrentlyWithAppendsAndFlushes) {
   auto store = Open();
   ASSERT_TRUE(store->Append({MakeSample(kCpu, {{"cpu", "0"}}, kT0, 0)}).ok());
@@ -792,13 +639,19 @@ TEST_F(SqliteStoreTest, CorruptDatabaseIsRefusedAndUntouched) {
     }
     ASSERT_TRUE(store->Flush().ok());
   }
+  std::int64_t root_page = 0;
   {
+    auto db = sqlite::Database::Open(path_, {});
+    ASSERT_TRUE(db.ok());
+    root_page =
+        (*db)->QueryInt64("SELECT rootpage FROM sqlite_master WHERE name = 'series'").value();
+  }
+  {
+    // Garbage over the catalog's b-tree page.
     std::fstream file(path_, std::ios::binary | std::ios::in | std::ios::out);
-    for (int page = 20; page < 24; ++page) {
-      file.seekp(static_cast<std::streamoff>(page) * 4096 + 64);
-      const std::string garbage(2000, '\x5A');
-      file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
-    }
+    file.seekp(static_cast<std::streamoff>(root_page - 1) * 4096);
+    const std::string garbage(300, '\x5A');
+    file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
   }
   const std::string before = ReadFile(path_);
   StorageOptions options = Options();
@@ -815,12 +668,15 @@ TEST_F(SqliteStoreTest, DatabaseFromANewerEdgemondIsRefused) {
     auto store = Open();
     auto db = sqlite::Database::Open(path_, {});
     ASSERT_TRUE(db.ok());
-    ASSERT_TRUE((*db)->Execute("PRAGMA user_version=2").ok());
+    ASSERT_TRUE(
+        (*db)->Execute("PRAGMA user_version=" + std::to_string(CurrentSchemaVersion() + 1)).ok());
   }
   const auto store = SqliteStore::Open(Options());
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), StatusCode::kFailedPrecondition) << store.status();
-  EXPECT_NE(store.status().message().find("schema version 2"), std::string_view::npos)
+  EXPECT_NE(
+      store.status().message().find("schema version " + std::to_string(CurrentSchemaVersion() + 1)),
+      std::string_view::npos)
       << store.status();
 }
 
@@ -839,7 +695,10 @@ TEST_F(SqliteStoreTest, OneStorePerDatabaseFile) {
 
 TEST_F(SqliteStoreTest, InvalidOptionsAreRejected) {
   StorageOptions options = Options();
-  options.retention = milliseconds(0);
+  options.raw_retention = milliseconds(0);
+  EXPECT_EQ(SqliteStore::Open(options).status().code(), StatusCode::kInvalidArgument);
+  options = Options();
+  options.max_bytes = 1 << 20;
   EXPECT_EQ(SqliteStore::Open(options).status().code(), StatusCode::kInvalidArgument);
   options = Options();
   options.path.clear();

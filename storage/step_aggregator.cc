@@ -29,12 +29,8 @@ Status StepAggregator::Add(std::int64_t ts_ms, double value) {
     points_.push_back({ts_ms, value});
     return Status::Ok();
   }
-  const std::int64_t bucket = (ts_ms - from_ms_) / step_ms_;
-  if (bucket != bucket_) {
-    CloseBucket();
-    bucket_ = bucket;
-    count_ = 0;
-    sum_ = 0;
+  if (ts_ms < bucket_start_ms_ || ts_ms >= bucket_end_ms_) NextBucket(ts_ms);
+  if (count_ == 0) {
     min_ = value;
     max_ = value;
   }
@@ -44,6 +40,15 @@ Status StepAggregator::Add(std::int64_t ts_ms, double value) {
   max_ = std::max(max_, value);
   last_ = value;
   return Status::Ok();
+}
+
+void StepAggregator::NextBucket(std::int64_t ts_ms) {
+  CloseBucket();
+  bucket_ = (ts_ms - from_ms_) / step_ms_;
+  bucket_start_ms_ = from_ms_ + bucket_ * step_ms_;
+  bucket_end_ms_ = bucket_start_ms_ + step_ms_;
+  count_ = 0;
+  sum_ = 0;
 }
 
 void StepAggregator::CloseBucket() {

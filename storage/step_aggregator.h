@@ -17,6 +17,7 @@
 
 #include "core/query.h"
 #include "core/status.h"
+#include "storage/rollup.h"
 
 namespace edgemond::storage {
 
@@ -37,11 +38,31 @@ class StepAggregator {
   // kResourceExhausted once a raw query would exceed max_raw_points.
   Status Add(std::int64_t ts_ms, double value);
 
+  // Adds a rollup point (the summary of the samples of an interval starting at ts_ms) to the
+  // bucket holding ts_ms: its count counts as that many samples, its sum as their sum.
+  // REQUIRES: step mode, and the same ordering as Add().
+  // (Inline: a long query adds a point per minute of every series.)
+  void AddRollup(std::int64_t ts_ms, const RollupPoint& point) {
+    // Most points fall into the open bucket: no division for them.
+    if (ts_ms < bucket_start_ms_ || ts_ms >= bucket_end_ms_) NextBucket(ts_ms);
+    if (count_ == 0) {
+      min_ = point.min;
+      max_ = point.max;
+    }
+    count_ += point.count;
+    sum_ += point.sum;
+    min_ = point.min < min_ ? point.min : min_;
+    max_ = point.max > max_ ? point.max : max_;
+    last_ = point.last;
+  }
+
   // The points, ascending by time. Ends the aggregator's use.
   std::vector<Point> Finish();
 
  private:
   void CloseBucket();
+  // Closes the open bucket and opens the one holding ts_ms.
+  void NextBucket(std::int64_t ts_ms);
 
   const std::int64_t from_ms_;
   const std::int64_t step_ms_;
@@ -50,7 +71,9 @@ class StepAggregator {
 
   std::vector<Point> points_;  // Step mode: one per bucket from the start.
   // The open bucket (step mode).
-  std::int64_t bucket_ = -1;  // Index of the open bucket; -1 before the first sample.
+  std::int64_t bucket_ = -1;          // Index of the open bucket; -1 before the first sample.
+  std::int64_t bucket_start_ms_ = 0;  // [start, end) of the open bucket; empty before it.
+  std::int64_t bucket_end_ms_ = 0;
   std::int64_t count_ = 0;
   double sum_ = 0;
   double min_ = 0;

@@ -25,6 +25,11 @@
 //    [from_ms + i*step_ms, from_ms + (i+1)*step_ms) and stamped with its start; a bucket without
 //    samples is a point without a value, never 0. More buckets than max_points_per_series is
 //    kInvalidArgument (HTTP 400), checked before anything is read.
+//    An implementation may answer from rollups (summaries of fixed intervals: 1 minute, 1 hour)
+//    when the step is a multiple of their interval: each interval then counts in the bucket
+//    where it starts, so bucket edges snap to the interval grid when from_ms is not on it, and
+//    sums (and averages) may differ from those of the raw samples in the last bits. count and
+//    sum always count samples, whatever the source.
 //  - More matching series than max_series is kResourceExhausted. Series are sorted by key.
 //
 // Thread-safety contract (for every implementation):
@@ -51,10 +56,12 @@
 namespace edgemond::storage {
 
 struct RetentionResult {
-  std::int64_t deleted_samples = 0;
-  std::int64_t deleted_series = 0;  // Catalog entries with no samples left.
-  // False when more expired samples are due for deletion: call again (the next tick or flush
-  // will do; every call makes progress).
+  std::int64_t deleted_points = 0;    // Samples and rollup points deleted.
+  std::int64_t deleted_blocks = 0;    // Storage units deleted (implementation-defined).
+  std::int64_t dropped_for_size = 0;  // Of those blocks, the ones a size limit dropped.
+  std::int64_t deleted_series = 0;    // Catalog entries with no data left.
+  // False when more is due for deletion: call again (the next tick or flush will do; every
+  // call makes progress).
   bool complete = true;
 };
 
@@ -63,6 +70,9 @@ struct StoreStats {
   std::size_t head_samples = 0;     // Appended but not yet flushed.
   std::int64_t database_bytes = 0;  // Size of the database file.
   std::int64_t wal_bytes = 0;       // Size of its write-ahead log.
+  // The file system is too full to write: flushes keep the head in memory and fail with
+  // kResourceExhausted until space returns.
+  bool disk_full = false;
 };
 
 class Store {
@@ -77,13 +87,15 @@ class Store {
 
   // Writes everything buffered in one transaction, so that a crash loses at most what was
   // appended since the last successful Flush(). If the write fails (disk full, I/O error),
-  // nothing is written, the head keeps its samples and the next Flush() retries them.
+  // nothing is written, the head keeps its samples and the next Flush() retries them. A full
+  // file system is kResourceExhausted (and Stats().disk_full) until space returns.
   virtual Status Flush() = 0;
 
-  // Deletes samples older than `now - retention`, at most one bounded batch per call (each its
-  // own transaction), and catalog entries left without samples. An implementation may wait until
-  // a whole batch has expired, so a sample may outlive the retention by about one batch. Cheap
-  // when nothing is due: suitable for every tick or every flush.
+  // Deletes data older than its retention, and more of the oldest if the store is over its size
+  // limit, in bounded batches (each its own transaction), and catalog entries left without data.
+  // An implementation may wait until a whole batch has expired, so data may outlive its
+  // retention by about one batch. Cheap when nothing is due: suitable for every flush. Call it
+  // even when Flush() fails: it is what frees space.
   virtual Result<RetentionResult> EnforceRetention(WallTime now) = 0;
 
   // The catalog (every series when `selector` is empty), sorted by series key. first_ms/last_ms

@@ -48,6 +48,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
   if (rc != SQLITE_OK) return SqliteError(rc, raw, context);
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, static_cast<int>(options.busy_timeout.count()));
+  if (options.small_memory) {
+    sqlite3_db_config(raw, SQLITE_DBCONFIG_LOOKASIDE, nullptr, 0, 0);
+  }
   // Installing a WAL hook replaces (and so disables) the automatic checkpoint.
   if (options.manual_checkpoints) sqlite3_wal_hook(raw, &Database::OnWalCommit, db.get());
   // SQLite opens files lazily: read the schema now so that a file that is not a database, or
@@ -176,6 +179,24 @@ Result<CheckpointResult> Database::Checkpoint(CheckpointMode mode) {
   wal_frames_ = result.wal_frames - result.checkpointed_frames;
   return result;
 }
+
+Result<Blob> Database::OpenBlob(const std::string& table, const std::string& column,
+                                std::int64_t rowid) {
+  sqlite3_blob* blob = nullptr;
+  const int rc =
+      sqlite3_blob_open(db_, "main", table.c_str(), column.c_str(), rowid, /*flags=*/0, &blob);
+  if (rc != SQLITE_OK) {
+    // On failure SQLite may still hand out a handle that must be closed.
+    if (blob != nullptr) sqlite3_blob_close(blob);
+    const std::string what = "opening " + table + "." + column + " of row " + std::to_string(rowid);
+    // "no such rowid" is reported as SQLITE_ERROR.
+    if (rc == SQLITE_ERROR) return Status::NotFound("database " + path_ + ": " + what);
+    return Error(rc, what);
+  }
+  return Blob(db_, blob, rowid);
+}
+
+void Database::ReleaseMemory() { sqlite3_db_release_memory(db_); }
 
 std::int64_t Database::Changes() const { return sqlite3_changes64(db_); }
 

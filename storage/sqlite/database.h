@@ -30,6 +30,7 @@
 
 #include "core/result.h"
 #include "core/status.h"
+#include "storage/sqlite/blob.h"
 #include "storage/sqlite/statement.h"
 
 namespace edgemond::storage::sqlite {
@@ -47,6 +48,9 @@ struct DatabaseOptions {
   // wal_autocheckpoint) so that the owner can checkpoint when it suits it, outside its locks,
   // and tracks the WAL size in wal_frames().
   bool manual_checkpoints = false;
+  // Gives the connection no lookaside allocator (SQLite's default is ~120 KiB per connection of
+  // small-allocation slots): for long-lived connections in a process that must stay small.
+  bool small_memory = false;
 };
 
 // Result of a WAL checkpoint, in WAL frames (one frame = one page plus a 24-byte header).
@@ -98,6 +102,14 @@ class Database final {
   // after its last Checkpoint() the frames that one could not copy yet (a reader held them).
   // 0 before either; always 0 without manual_checkpoints.
   int wal_frames() const { return wal_frames_; }
+
+  // A read-only handle on `table`.`column` of the row with `rowid` (see blob.h). kNotFound when
+  // there is no such row.
+  Result<Blob> OpenBlob(const std::string& table, const std::string& column, std::int64_t rowid);
+
+  // Frees the page cache memory that the connection is not using right now
+  // (sqlite3_db_release_memory): after a large read, so that its pages do not stay resident.
+  void ReleaseMemory();
 
   // Rows changed by the most recent INSERT/UPDATE/DELETE on this connection.
   std::int64_t Changes() const;

@@ -65,6 +65,14 @@ void Statement::BindText(int index, std::string_view value) {
                    index);
 }
 
+void Statement::BindBlob(int index, std::string_view bytes) {
+  // A null pointer would bind NULL rather than an empty blob.
+  static constexpr char kEmpty = 0;
+  RecordBindResult(sqlite3_bind_blob64(stmt_, index + 1, bytes.empty() ? &kEmpty : bytes.data(),
+                                       bytes.size(), SQLITE_TRANSIENT),
+                   index);
+}
+
 Result<bool> Statement::Step() {
   if (!bind_status_.ok()) return bind_status_;
   const int rc = sqlite3_step(stmt_);
@@ -115,6 +123,13 @@ std::string_view Statement::ColumnText(int column) const {
   const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
   if (text == nullptr) return {};
   return std::string_view(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
+}
+
+std::string_view Statement::ColumnBlob(int column) const {
+  const void* data = sqlite3_column_blob(stmt_, column);
+  if (data == nullptr) return {};
+  return std::string_view(static_cast<const char*>(data),
+                          static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
 }
 
 std::string_view Statement::sql() const {

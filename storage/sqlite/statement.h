@@ -50,6 +50,8 @@ class Statement final {
   void BindDouble(int index, double value);
   // The text is copied by SQLite (SQLITE_TRANSIENT); `value` need not outlive the call.
   void BindText(int index, std::string_view value);
+  // Binds `bytes` as a BLOB, copied like BindText (an empty view binds a zero-length blob).
+  void BindBlob(int index, std::string_view bytes);
 
   // Advances to the next row: true when a row is available, false when the statement is done.
   Result<bool> Step();
@@ -67,6 +69,8 @@ class Statement final {
   // Valid until the next Step(), Reset() or destruction.
   std::string_view ColumnText(int column) const;
   std::string ColumnString(int column) const { return std::string(ColumnText(column)); }
+  // The bytes of a BLOB (or TEXT) column; valid until the next Step(), Reset() or destruction.
+  std::string_view ColumnBlob(int column) const;
 
   // The SQL text, for error messages.
   std::string_view sql() const;

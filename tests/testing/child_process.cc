@@ -16,8 +16,24 @@
 
 namespace edgemond::testing {
 
+namespace {
+
+// Writes `value` in decimal at `out` (NUL-terminated); async-signal-safe.
+void FormatPid(pid_t value, char* out) {
+  char digits[16];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value > 0);
+  while (n > 0) *out++ = digits[--n];
+  *out = '\0';
+}
+
+}  // namespace
+
 ChildProcess::ChildProcess(std::vector<std::string> argv, std::string log_path,
-                           std::vector<std::string> extra_env)
+                           std::vector<std::string> extra_env, ChildOptions options)
     : log_path_(std::move(log_path)) {
   const int log_fd = ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   std::vector<char*> args;
@@ -26,6 +42,12 @@ ChildProcess::ChildProcess(std::vector<std::string> argv, std::string log_path,
   std::vector<std::string> env_strings;
   for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
   for (std::string& e : extra_env) env_strings.push_back(std::move(e));
+  // Room for the pid, filled in by the child.
+  std::vector<std::size_t> pid_slots;
+  for (const std::string& name : options.pid_env) {
+    pid_slots.push_back(env_strings.size());
+    env_strings.push_back(name + "=" + std::string(16, '\0'));
+  }
   std::vector<char*> env;
   for (std::string& e : env_strings) env.push_back(e.data());
   env.push_back(nullptr);
@@ -41,6 +63,17 @@ ChildProcess::ChildProcess(std::vector<std::string> argv, std::string log_path,
     sigset_t empty;
     sigemptyset(&empty);
     ::sigprocmask(SIG_SETMASK, &empty, nullptr);
+    for (std::size_t i = 0; i < pid_slots.size(); ++i) {
+      char* slot = env[pid_slots[i]];
+      FormatPid(::getpid(), slot + options.pid_env[i].size() + 1);
+    }
+    if (options.pass_fd >= 0) {
+      if (options.pass_fd == 3) {
+        ::fcntl(3, F_SETFD, 0);  // Keep it across exec.
+      } else {
+        ::dup2(options.pass_fd, 3);  // dup2 clears close-on-exec on the new descriptor.
+      }
+    }
     ::execve(args[0], args.data(), env.data());
     ::_exit(127);
   }

@@ -13,12 +13,22 @@
 
 namespace edgemond::testing {
 
+// What a child gets beyond its arguments and environment, for playing systemd's side of socket
+// activation and the watchdog.
+struct ChildOptions {
+  // Variables set to the child's own pid in the child ("LISTEN_PID", "WATCHDOG_PID"): systemd
+  // sets them after fork, and sd_listen_fds() ignores LISTEN_FDS without a matching LISTEN_PID.
+  std::vector<std::string> pid_env;
+  // A descriptor passed to the child as fd 3 (SD_LISTEN_FDS_START); -1 for none. Borrowed.
+  int pass_fd = -1;
+};
+
 class ChildProcess {
  public:
   // Starts argv[0] (a path) with the given arguments and extra "NAME=value" environment entries.
   // Output goes to `log_path` (created).
   ChildProcess(std::vector<std::string> argv, std::string log_path,
-               std::vector<std::string> extra_env = {});
+               std::vector<std::string> extra_env = {}, ChildOptions options = {});
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;

@@ -6,13 +6,18 @@
 namespace edgemond::testing {
 
 EdgemondProcess::EdgemondProcess(const TempDir& dir, std::vector<std::string> args,
-                                 const std::string& config_json) {
+                                 const std::string& config_json, EdgemondOptions options) {
   const std::string config = dir.Join("edgemond.json");
   std::ofstream(config) << config_json;
-  std::vector<std::string> argv = {BuiltBinary("daemon/edgemond"), "--config", config, "--listen",
-                                   "127.0.0.1:0"};
+  std::vector<std::string> argv = {BuiltBinary("daemon/edgemond"), "--config", config};
+  if (options.listen_flag) {
+    argv.push_back("--listen");
+    argv.push_back("127.0.0.1:0");
+  }
   argv.insert(argv.end(), args.begin(), args.end());
-  process_ = std::make_unique<ChildProcess>(std::move(argv), dir.Join("edgemond.log"));
+  argv.insert(argv.begin(), options.wrapper.begin(), options.wrapper.end());
+  process_ = std::make_unique<ChildProcess>(std::move(argv), dir.Join("edgemond.log"),
+                                            std::move(options.env), std::move(options.child));
 }
 
 bool EdgemondProcess::WaitReady(std::string& why) {

@@ -15,12 +15,22 @@
 
 namespace edgemond::testing {
 
+struct EdgemondOptions {
+  std::vector<std::string> env;  // Extra "NAME=value" environment entries.
+  ChildOptions child;            // Pid variables and a socket for fd 3.
+  bool listen_flag = true;       // Pass --listen 127.0.0.1:0 (off: the config or fd 3 decides).
+  // A command that runs edgemond, its arguments following (e.g. unshare to give it a mount
+  // namespace of its own). It must exec edgemond in the end, so that the child's pid is the
+  // daemon's. Empty: edgemond is started directly.
+  std::vector<std::string> wrapper;
+};
+
 class EdgemondProcess {
  public:
   // Starts `edgemond --config <dir>/edgemond.json --listen 127.0.0.1:0 <args...>`, where the
   // config file holds `config_json` ("{}" for the defaults). Logs go to <dir>/edgemond.log.
   EdgemondProcess(const TempDir& dir, std::vector<std::string> args,
-                  const std::string& config_json = "{}");
+                  const std::string& config_json = "{}", EdgemondOptions options = {});
 
   // Waits for the "serving http://..." log line and then for /readyz to answer 200.
   // Returns false (with the log in `why`) if the daemon exited or did not get ready in time.

@@ -2,14 +2,14 @@
 // nlohmann::json keeps no source positions, so this scanner walks the same text (comments
 // allowed) and records the line of every object key, by dotted path ("http.listen").
 
-#ifndef EDGEMOND_DAEMON_INTERNAL_JSON_LOCATOR_H_
-#define EDGEMOND_DAEMON_INTERNAL_JSON_LOCATOR_H_
+#ifndef EDGEMOND_CORE_JSON_LOCATOR_H_
+#define EDGEMOND_CORE_JSON_LOCATOR_H_
 
 #include <map>
 #include <string>
 #include <string_view>
 
-namespace edgemond::daemon {
+namespace edgemond {
 
 class JsonLocator {
  public:
@@ -26,6 +26,6 @@ class JsonLocator {
   std::map<std::string, int, std::less<>> lines_;
 };
 
-}  // namespace edgemond::daemon
+}  // namespace edgemond
 
-#endif  // EDGEMOND_DAEMON_INTERNAL_JSON_LOCATOR_H_
+#endif  // EDGEMOND_CORE_JSON_LOCATOR_H_

@@ -1,8 +1,8 @@
-#include "daemon/internal/json_locator.h"
+#include "core/json_locator.h"
 
 #include <vector>
 
-namespace edgemond::daemon {
+namespace edgemond {
 namespace {
 
 class Scanner {
@@ -146,4 +146,4 @@ int JsonLocator::LineAtOffset(std::string_view text, std::size_t offset) {
   return line;
 }
 
-}  // namespace edgemond::daemon
+}  // namespace edgemond

@@ -1,8 +1,8 @@
-#include "daemon/internal/json_locator.h"
+#include "core/json_locator.h"
 
 #include <gtest/gtest.h>
 
-namespace edgemond::daemon {
+namespace edgemond {
 namespace {
 
 TEST(JsonLocatorTest, FindsKeysByPathThroughCommentsAndStrings) {
@@ -36,4 +36,4 @@ TEST(JsonLocatorTest, SurvivesMalformedText) {
 }
 
 }  // namespace
-}  // namespace edgemond::daemon
+}  // namespace edgemond
