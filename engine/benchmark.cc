@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace edgemond::engine {
 namespace {
@@ -113,16 +114,43 @@ LatencyStats ComputeLatencyStats(std::vector<std::chrono::nanoseconds> samples) 
   return stats;
 }
 
+namespace {
+
+// BenchmarkSpec's two observers as one.
+class NestedObservers final : public StepObserver {
+ public:
+  NestedObservers(StepObserver& outer, StepObserver& inner) : outer_(outer), inner_(inner) {}
+  void BeforeStep(int step) override {
+    outer_.BeforeStep(step);
+    inner_.BeforeStep(step);
+  }
+  void AfterStep(int step) override {
+    inner_.AfterStep(step);
+    outer_.AfterStep(step);
+  }
+
+ private:
+  StepObserver& outer_;
+  StepObserver& inner_;
+};
+
+}  // namespace
+
 Result<LatencyStats> RunBenchmark(Session& session, const BenchmarkSpec& spec, const Clock& clock) {
   if (spec.warmup_runs < 0 || spec.runs < 1) {
     return Status::InvalidArgument("benchmark needs warmup >= 0 and runs >= 1");
   }
   for (int i = 0; i < spec.warmup_runs; ++i) EDGEMOND_RETURN_IF_ERROR(session.Run());
+  std::optional<NestedObservers> both;
+  StepObserver* observer = spec.observer != nullptr ? spec.observer : spec.tracer;
+  if (spec.observer != nullptr && spec.tracer != nullptr) {
+    observer = &both.emplace(*spec.observer, *spec.tracer);
+  }
   std::vector<std::chrono::nanoseconds> samples;
   const SteadyTime begin = clock.Now();
   for (;;) {
     const SteadyTime start = clock.Now();
-    EDGEMOND_RETURN_IF_ERROR(session.Run(spec.observer));
+    EDGEMOND_RETURN_IF_ERROR(session.Run(observer));
     const SteadyTime end = clock.Now();
     samples.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(end - start));
     if (spec.duration > std::chrono::nanoseconds(0)) {

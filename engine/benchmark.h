@@ -36,6 +36,9 @@ struct BenchmarkSpec {
   std::chrono::nanoseconds duration{0};
   // When set, receives each timed run's per-step times.
   StepObserver* observer = nullptr;
+  // When set, also receives them (--trace next to --profile): told after `observer` at the
+  // start of a step and before it at the end, so that `observer`'s interval encloses its own.
+  StepObserver* tracer = nullptr;
 };
 
 struct LatencyStats {

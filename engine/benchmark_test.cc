@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "engine/testing/op_tester.h"
 #include "tests/testing/fake_clock.h"
 
@@ -107,6 +110,47 @@ TEST(RunBenchmarkTest, TimesRunsAndStepsWithTheGivenClock) {
   EXPECT_EQ(stats->p50, milliseconds(3));
   EXPECT_EQ(profile.totals()[0], milliseconds(3));
   EXPECT_EQ(profile.minimums()[0], milliseconds(1));
+}
+
+// Writes "<name> before/after <step>" into a shared log.
+class LoggingObserver final : public StepObserver {
+ public:
+  LoggingObserver(std::string name, std::vector<std::string>& log)
+      : name_(std::move(name)), log_(log) {}
+  void BeforeStep(int step) override { log_.push_back(name_ + " before " + std::to_string(step)); }
+  void AfterStep(int step) override { log_.push_back(name_ + " after " + std::to_string(step)); }
+
+ private:
+  std::string name_;
+  std::vector<std::string>& log_;
+};
+
+TEST(RunBenchmarkTest, TheTracerSeesEveryTimedStepInsideTheObserver) {
+  testing::OpTester test("Relu", 14);
+  test.Input("x", testing::IotaTensor(Shape({8}))).Output("y");
+  Result<std::shared_ptr<const Model>> model = test.Build();
+  ASSERT_TRUE(model.ok());
+  Result<std::unique_ptr<Session>> session = Session::Create(*model);
+  ASSERT_TRUE(session.ok());
+  ASSERT_TRUE(SetDeterministicInputs(**session, 1).ok());
+  edgemond::testing::FakeClock clock;
+  std::vector<std::string> log;
+  LoggingObserver observer("observer", log);
+  LoggingObserver tracer("tracer", log);
+  ASSERT_TRUE(RunBenchmark(**session,
+                           {.warmup_runs = 1, .runs = 2, .observer = &observer, .tracer = &tracer},
+                           clock)
+                  .ok());
+  const std::vector<std::string> run = {"observer before 0", "tracer before 0", "tracer after 0",
+                                        "observer after 0"};
+  std::vector<std::string> expected = run;
+  expected.insert(expected.end(), run.begin(), run.end());
+  EXPECT_EQ(log, expected);
+
+  log.clear();
+  ASSERT_TRUE(
+      RunBenchmark(**session, {.warmup_runs = 0, .runs = 1, .tracer = &tracer}, clock).ok());
+  EXPECT_EQ(log, (std::vector<std::string>{"tracer before 0", "tracer after 0"}));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "engine/kernels/broadcast.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 
 #include "engine/kernels/kernel_util.h"
@@ -24,6 +25,15 @@ Result<BroadcastPlan> PlanBroadcast(const Shape& a, const Shape& b) {
   }
   BroadcastPlan plan;
   plan.out = Shape(out);
+  // Operands may be intermediate shapes (Max's running broadcast of several inputs, Expand's
+  // requested shape) that no tensor check has seen; bounding them keeps the strides below
+  // exact.
+  for (const Shape* shape : std::initializer_list<const Shape*>{&a, &b, &plan.out}) {
+    const Result<std::int64_t> elements = CheckedByteSize(*shape, DataType::kUint8);
+    if (!elements.ok()) {
+      return elements.status().WithContext("broadcasting " + a.ToString() + " and " + b.ToString());
+    }
+  }
   plan.a_strides.assign(static_cast<std::size_t>(rank), 0);
   plan.b_strides.assign(static_cast<std::size_t>(rank), 0);
   const std::vector<std::int64_t> a_own = Strides(a.dims());
@@ -39,6 +49,24 @@ Result<BroadcastPlan> PlanBroadcast(const Shape& a, const Shape& b) {
     }
   }
   return plan;
+}
+
+Result<Shape> BroadcastShape(const Shape& a, const Shape& b) {
+  EDGEMOND_ASSIGN_OR_RETURN(BroadcastPlan plan, PlanBroadcast(a, b));
+  return std::move(plan.out);
+}
+
+std::vector<std::int64_t> BroadcastStrides(const Shape& in, const Shape& out) {
+  const int rank = out.rank();
+  std::vector<std::int64_t> strides(static_cast<std::size_t>(rank), 0);
+  const std::vector<std::int64_t> own = Strides(in.dims());
+  for (int i = 0; i < rank; ++i) {
+    const int ii = i - (rank - in.rank());
+    if (ii >= 0 && in.dim(ii) != 1) {
+      strides[static_cast<std::size_t>(i)] = own[static_cast<std::size_t>(ii)];
+    }
+  }
+  return strides;
 }
 
 }  // namespace edgemond::engine

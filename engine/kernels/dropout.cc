@@ -1,8 +1,41 @@
 #include "engine/kernels/dropout.h"
 
+#include <charconv>
+#include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace edgemond::engine {
+
+namespace {
+
+// Training mode draws a random mask unless the ratio is 0, where it keeps every element and
+// scales by 1 / (1 - 0): the identity, as in inference.
+Status RequireZeroRatio(const PrepareContext& context) {
+  if (!context.has_input(1)) {
+    return Status::Unsupported("training mode with the default ratio 0.5 is not supported");
+  }
+  const Tensor* ratio = context.constant(1);
+  if (ratio == nullptr) {
+    return Status::Unsupported("a ratio computed at run time is not supported in training mode");
+  }
+  if (ratio->num_elements() != 1 ||
+      (ratio->dtype() != DataType::kFloat32 && ratio->dtype() != DataType::kFloat64)) {
+    return Status::InvalidArgument("ratio must be one float, not " + ratio->info().ToString());
+  }
+  const double value =
+      ratio->dtype() == DataType::kFloat32 ? ratio->values<float>()[0] : ratio->values<double>()[0];
+  if (value != 0.0) {
+    char text[32];
+    const auto [end, error] = std::to_chars(text, text + sizeof(text), value);
+    return Status::Unsupported("training mode with ratio " +
+                               std::string(text, error == std::errc() ? end : text) +
+                               " (a random mask) is not supported");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status DropoutKernel::Prepare(PrepareContext& context) {
   EDGEMOND_RETURN_IF_ERROR(context.RequireInputType(0, {DataType::kFloat32, DataType::kFloat64}));
@@ -14,12 +47,16 @@ Status DropoutKernel::Prepare(PrepareContext& context) {
     context.attributes().Ignore("seed");
     if (context.has_input(2)) {
       const Tensor* training = context.constant(2);
-      if (training == nullptr || training->dtype() != DataType::kBool ||
-          training->num_elements() != 1) {
-        return Status::Unsupported("training_mode must be a constant bool (inference only)");
+      if (training == nullptr) {
+        return Status::Unsupported("a training_mode computed at run time is not supported");
       }
-      if (training->data<bool>()[0]) {
-        return Status::Unsupported("training mode is not supported");
+      if (training->dtype() != DataType::kBool || training->num_elements() != 1) {
+        return Status::InvalidArgument("training_mode must be one bool, not " +
+                                       training->info().ToString());
+      }
+      // A byte, not a bool load: a hostile model may hold bytes other than 0 and 1.
+      if (*static_cast<const std::uint8_t*>(training->raw_data()) != 0) {
+        EDGEMOND_RETURN_IF_ERROR(RequireZeroRatio(context));
       }
     }
   }

@@ -6,9 +6,10 @@
 
 namespace edgemond::engine {
 
-Result<PoolGeometry> PreparePool(PrepareContext& context, bool has_ceil_mode, bool has_dilations) {
+Result<PoolGeometry> PreparePool(PrepareContext& context, bool has_ceil_mode, bool has_dilations,
+                                 std::initializer_list<DataType> types) {
   EDGEMOND_RETURN_IF_ERROR(context.RequireInputCount(1, 1));
-  EDGEMOND_RETURN_IF_ERROR(context.RequireInputType(0, {DataType::kFloat32}));
+  EDGEMOND_RETURN_IF_ERROR(context.RequireInputType(0, types));
   EDGEMOND_RETURN_IF_ERROR(context.RequireInputRank(0, 3, 5));
   const Shape& x = context.input(0).shape;
   const int spatial = x.rank() - 2;
@@ -45,7 +46,7 @@ Result<PoolGeometry> PreparePool(PrepareContext& context, bool has_ceil_mode, bo
       static_cast<std::uint64_t>(geometry.kernel[0] * geometry.kernel[1] * geometry.kernel[2]);
   Shape y(std::move(y_dims));
   context.SetFlops(static_cast<std::uint64_t>(y.num_elements()) * taps);
-  EDGEMOND_RETURN_IF_ERROR(context.SetOutput(0, DataType::kFloat32, std::move(y)));
+  EDGEMOND_RETURN_IF_ERROR(context.SetOutput(0, context.input(0).dtype, std::move(y)));
   return geometry;
 }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 
 #include "core/result.h"
 #include "engine/kernel.h"
@@ -23,9 +24,10 @@ struct PoolGeometry {
   std::array<std::int64_t, 3> pad_end{0, 0, 0};
 };
 
-// Reads kernel_shape and the window attributes of a pooling node whose input 0 is float32 of
-// rank 3 to 5, sets output 0, and returns the geometry.
-Result<PoolGeometry> PreparePool(PrepareContext& context, bool has_ceil_mode, bool has_dilations);
+// Reads kernel_shape and the window attributes of a pooling node whose input 0 has one of
+// `types` and rank 3 to 5, sets output 0 (of the input's type), and returns the geometry.
+Result<PoolGeometry> PreparePool(PrepareContext& context, bool has_ceil_mode, bool has_dilations,
+                                 std::initializer_list<DataType> types = {DataType::kFloat32});
 
 }  // namespace edgemond::engine
 

@@ -1,29 +1,23 @@
-// ReduceMean (ai.onnx 1-28): the mean over `axes` (all by default), keeping reduced
-// dimensions as 1 when keepdims (default). Axes are an attribute before opset 18 and an
-// optional input, known at load time, from 18; there an empty axes list with
-// noop_with_empty_axes = 1 passes the input through. float32.
+// ReduceMean (ai.onnx 1-28): the mean over `axes` (engine/kernels/reduce.h; axes are an input
+// from opset 18). The mean of an empty set is NaN. float32.
 
 #ifndef EDGEMOND_ENGINE_KERNELS_REDUCE_MEAN_H_
 #define EDGEMOND_ENGINE_KERNELS_REDUCE_MEAN_H_
 
-#include <cstdint>
-#include <vector>
-
-#include "engine/kernel.h"
+#include "engine/kernels/reduce.h"
 
 namespace edgemond::engine {
 
-class ReduceMeanKernel : public Kernel {
+class ReduceMeanKernel : public ReduceKernel {
  public:
-  Status Prepare(PrepareContext& context) override;
   Status Run(const RunContext& context) const override;
-  bool ReadsInputData(int index) const override { return index == 0; }
 
  protected:
-  std::vector<std::int64_t> in_dims_;
-  std::vector<bool> reduced_;  // Per input dimension.
-  std::int64_t reduced_count_ = 1;
-  bool passthrough_ = false;
+  int AxesInputSince() const override { return 18; }
+  bool AcceptsType(DataType type, int opset) const override {
+    (void)opset;
+    return type == DataType::kFloat32;
+  }
 };
 
 }  // namespace edgemond::engine

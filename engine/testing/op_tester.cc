@@ -63,6 +63,22 @@ OpTester& OpTester::AttrFloat(std::string name, float value) {
   return Attr(std::move(attribute));
 }
 
+OpTester& OpTester::AttrFloats(std::string name, std::vector<float> values) {
+  Attribute attribute;
+  attribute.name = std::move(name);
+  attribute.type = Attribute::Type::kFloats;
+  attribute.floats = std::move(values);
+  return Attr(std::move(attribute));
+}
+
+OpTester& OpTester::AttrTensor(std::string name, Tensor value) {
+  Attribute attribute;
+  attribute.name = std::move(name);
+  attribute.type = Attribute::Type::kTensor;
+  attribute.t = std::make_shared<const Tensor>(std::move(value));
+  return Attr(std::move(attribute));
+}
+
 OpTester& OpTester::AttrString(std::string name, std::string value) {
   Attribute attribute;
   attribute.name = std::move(name);
@@ -143,6 +159,11 @@ Tensor Int64Tensor(Shape shape, std::vector<std::int64_t> values) {
   Result<Tensor> tensor = Tensor::FromVector(std::move(shape), values);
   if (!tensor.ok()) std::abort();
   return std::move(tensor).value();
+}
+
+std::vector<float> FloatValues(const Tensor& tensor) {
+  const std::span<const float> values = tensor.values<float>();
+  return {values.begin(), values.end()};
 }
 
 Tensor IotaTensor(Shape shape) {

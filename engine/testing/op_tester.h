@@ -40,6 +40,8 @@ class OpTester {
   OpTester& AttrInt(std::string name, std::int64_t value);
   OpTester& AttrInts(std::string name, std::vector<std::int64_t> values);
   OpTester& AttrFloat(std::string name, float value);
+  OpTester& AttrFloats(std::string name, std::vector<float> values);
+  OpTester& AttrTensor(std::string name, Tensor value);
   OpTester& AttrString(std::string name, std::string value);
   // Makes the node carry a fused activation, as the fusion pass would (engine/activation.h).
   OpTester& Activation(FusedActivation activation);
@@ -78,6 +80,8 @@ Tensor FloatTensor(Shape shape, std::vector<float> values);
 Tensor Int64Tensor(Shape shape, std::vector<std::int64_t> values);
 // 0, 1, 2, ... as float32.
 Tensor IotaTensor(Shape shape);
+// The elements of a float32 tensor.
+std::vector<float> FloatValues(const Tensor& tensor);
 
 }  // namespace edgemond::engine::testing
 

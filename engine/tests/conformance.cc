@@ -57,6 +57,32 @@ std::vector<std::string> ListConformanceCases(const std::string& root) {
   return cases;
 }
 
+namespace {
+
+// Whether every graph input and output is a float32, int64 or bool tensor, at least one of
+// them float32: what a float32 model's own tensors and its shape and index tensors are.
+bool IsFloat32Case(const onnx::GraphProto& graph) {
+  bool any_float32 = false;
+  for (const auto* values : {&graph.input(), &graph.output()}) {
+    for (const onnx::ValueInfoProto& value : *values) {
+      if (!value.type().has_tensor_type()) return false;
+      const int type = value.type().tensor_type().elem_type();
+      if (type == onnx::TensorProto::FLOAT) {
+        any_float32 = true;
+      } else if (type != onnx::TensorProto::INT64 && type != onnx::TensorProto::BOOL) {
+        return false;
+      }
+    }
+  }
+  return any_float32;
+}
+
+// The case once its model is known to import: every data set, loaded, run and compared.
+ConformanceResult RunDataSets(const fs::path& dir, const std::string& model_path,
+                              const std::string& op);
+
+}  // namespace
+
 ConformanceResult RunConformanceCase(const std::string& case_dir) {
   const fs::path dir(case_dir);
   const std::string model_path = (dir / "model.onnx").string();
@@ -64,21 +90,31 @@ ConformanceResult RunConformanceCase(const std::string& case_dir) {
   // The operator under test, read from the file itself so that it is known even when the
   // engine refuses the model.
   std::string op = "(multi-node)";
-  {
-    std::ifstream file(model_path, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(file)), {});
-    onnx::ModelProto proto;
-    if (!proto.ParseFromString(bytes)) return Fail(op, "model.onnx does not parse");
-    if (proto.graph().node_size() == 1) op = proto.graph().node(0).op_type();
-    // Models the engine refuses outright (value types it does not have) are skipped before
-    // their data, which may be in those types, is read.
-    const Result<Graph> graph = ImportOnnx(bytes, dir.string(), nullptr);
-    if (!graph.ok()) {
-      if (graph.status().IsUnsupported()) return Skip(op, graph.status());
-      return Fail(op, "load: " + graph.status().ToString());
-    }
+  std::ifstream file(model_path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)), {});
+  onnx::ModelProto proto;
+  if (!proto.ParseFromString(bytes)) return Fail(op, "model.onnx does not parse");
+  if (proto.graph().node_size() == 1) op = proto.graph().node(0).op_type();
+  const bool float32 = IsFloat32Case(proto.graph());
+  // Models the engine refuses outright (value types it does not have) are skipped before
+  // their data, which may be in those types, is read.
+  const Result<Graph> graph = ImportOnnx(bytes, dir.string(), nullptr);
+  ConformanceResult result;
+  if (graph.ok()) {
+    result = RunDataSets(dir, model_path, op);
+  } else if (graph.status().IsUnsupported()) {
+    result = Skip(op, graph.status());
+  } else {
+    result = Fail(op, "load: " + graph.status().ToString());
   }
+  result.float32 = float32;
+  return result;
+}
 
+namespace {
+
+ConformanceResult RunDataSets(const fs::path& dir, const std::string& model_path,
+                              const std::string& op) {
   std::vector<fs::path> data_sets;
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
@@ -103,18 +139,30 @@ ConformanceResult RunConformanceCase(const std::string& case_dir) {
       return Fail(op, outputs.status().ToString());
     }
 
-    ModelOptions options;
-    for (const auto& [name, tensor] : *inputs) {
-      if (name.empty()) return Fail(op, "an input tensor file has no name");
-      if (IsFloatingPoint(tensor.dtype())) {
-        options.input_shapes[name] = tensor.shape().vector();
-      } else {
-        Result<Tensor> copy = Tensor::CopyOf(tensor.view());
-        if (!copy.ok()) return Fail(op, copy.status().ToString());
-        options.constant_inputs[name] = std::make_shared<const Tensor>(std::move(copy).value());
+    // Integer and boolean inputs are bound at load; floating-point ones are fed at run time,
+    // unless the engine needs them at load too (Resize's scales), when every input is bound.
+    const auto options_for = [&](bool all_constant) -> Result<ModelOptions> {
+      ModelOptions options;
+      for (const auto& [name, tensor] : *inputs) {
+        if (name.empty()) return Status::InvalidArgument("an input tensor file has no name");
+        if (IsFloatingPoint(tensor.dtype()) && !all_constant) {
+          options.input_shapes[name] = tensor.shape().vector();
+        } else {
+          EDGEMOND_ASSIGN_OR_RETURN(Tensor copy, Tensor::CopyOf(tensor.view()));
+          options.constant_inputs[name] = std::make_shared<const Tensor>(std::move(copy));
+        }
       }
+      return options;
+    };
+    Result<ModelOptions> options = options_for(/*all_constant=*/false);
+    if (!options.ok()) return Fail(op, options.status().ToString());
+    Result<std::shared_ptr<const Model>> model = LoadOnnxModel(model_path, *options);
+    if (!model.ok() && model.status().IsUnsupported() &&
+        model.status().message().find("computed at run time") != std::string_view::npos) {
+      options = options_for(/*all_constant=*/true);
+      if (!options.ok()) return Fail(op, options.status().ToString());
+      model = LoadOnnxModel(model_path, *options);
     }
-    const Result<std::shared_ptr<const Model>> model = LoadOnnxModel(model_path, options);
     if (!model.ok()) {
       if (model.status().IsUnsupported()) return Skip(op, model.status());
       return Fail(op, "load: " + model.status().ToString());
@@ -122,7 +170,7 @@ ConformanceResult RunConformanceCase(const std::string& case_dir) {
     Result<std::unique_ptr<Session>> session = Session::Create(*model);
     if (!session.ok()) return Fail(op, session.status().ToString());
     for (const auto& [name, tensor] : *inputs) {
-      if (options.constant_inputs.count(name) > 0) continue;
+      if (options->constant_inputs.count(name) > 0) continue;
       const Status set = (*session)->SetInput(name, tensor.view());
       if (!set.ok()) return Fail(op, set.ToString());
     }
@@ -149,4 +197,5 @@ ConformanceResult RunConformanceCase(const std::string& case_dir) {
   return {ConformanceResult::Outcome::kPass, op, ""};
 }
 
+}  // namespace
 }  // namespace edgemond::engine

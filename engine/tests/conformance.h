@@ -11,7 +11,10 @@
 // The engine plans memory statically, so inputs that decide shapes (Reshape's target, Slice's
 // bounds, Unsqueeze's axes) must be known at load time. Backend cases pass them as graph
 // inputs; the harness binds every integer and boolean input as a constant at load
-// (ModelOptions::constant_inputs) and feeds floating-point inputs at run time.
+// (ModelOptions::constant_inputs) and feeds floating-point inputs at run time. When the engine
+// refuses that because a floating-point input must be known at load too (Resize's scales and
+// roi, Dropout's ratio in training mode), the case is loaded again with every input bound at load:
+// the same kernels then run once, at load, and their results are compared the same way.
 
 #ifndef EDGEMOND_ENGINE_TESTS_CONFORMANCE_H_
 #define EDGEMOND_ENGINE_TESTS_CONFORMANCE_H_
@@ -27,6 +30,9 @@ struct ConformanceResult {
   // The operator under test: the op of a single-node case, "(multi-node)" otherwise.
   std::string op;
   std::string reason;  // Why it was skipped or failed.
+  // A float32 case: every graph input and output is a float32, int64 or bool tensor, and one
+  // at least is float32. Every such case of a supported operator must pass.
+  bool float32 = false;
 };
 
 // Runs the case in `case_dir`.

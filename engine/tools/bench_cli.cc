@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "engine/compare.h"
 #include "engine/onnx/onnx_loader.h"
 #include "engine/session.h"
+#include "engine/tools/chrome_trace.h"
 
 namespace edgemond::engine {
 namespace {
@@ -116,14 +118,18 @@ struct CheckReport {
   Json outputs = Json::array();
 };
 
-// Golden data in the model-zoo layout: DIR/input_K.pb and DIR/output_K.pb.
+bool Exists(const std::string& path) {
+  struct stat st = {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// One golden data set in the model-zoo layout: DIR/input_K.pb and DIR/output_K.pb.
 Result<std::vector<std::pair<std::string, Tensor>>> ReadGolden(const std::string& dir,
                                                                std::string_view prefix) {
   std::vector<std::pair<std::string, Tensor>> tensors;
   for (int k = 0;; ++k) {
     const std::string path = dir + "/" + std::string(prefix) + std::to_string(k) + ".pb";
-    struct stat st = {};
-    if (::stat(path.c_str(), &st) != 0) break;
+    if (!Exists(path)) break;
     std::string name;
     EDGEMOND_ASSIGN_OR_RETURN(Tensor tensor, ReadOnnxTensorFile(path, &name));
     tensors.emplace_back(std::move(name), std::move(tensor));
@@ -132,6 +138,35 @@ Result<std::vector<std::pair<std::string, Tensor>>> ReadGolden(const std::string
     return Status::NotFound("no " + std::string(prefix) + "0.pb in " + dir);
   }
   return tensors;
+}
+
+struct GoldenSet {
+  std::string dir;
+  std::vector<std::pair<std::string, Tensor>> inputs;
+  std::vector<std::pair<std::string, Tensor>> outputs;
+};
+
+// --check DIR: DIR is one data set (it holds input_0.pb) or a model-zoo model directory, whose
+// test_data_set_0, test_data_set_1, ... are all read.
+Result<std::vector<GoldenSet>> ReadGoldenSets(const std::string& dir) {
+  std::vector<std::string> dirs;
+  if (Exists(dir + "/input_0.pb")) {
+    dirs.push_back(dir);
+  } else {
+    for (int n = 0; Exists(dir + "/test_data_set_" + std::to_string(n)); ++n) {
+      dirs.push_back(dir + "/test_data_set_" + std::to_string(n));
+    }
+  }
+  if (dirs.empty()) return Status::NotFound("no input_0.pb or test_data_set_0 in " + dir);
+  std::vector<GoldenSet> sets;
+  for (std::string& set_dir : dirs) {
+    GoldenSet set;
+    EDGEMOND_ASSIGN_OR_RETURN(set.inputs, ReadGolden(set_dir, "input_"));
+    EDGEMOND_ASSIGN_OR_RETURN(set.outputs, ReadGolden(set_dir, "output_"));
+    set.dir = std::move(set_dir);
+    sets.push_back(std::move(set));
+  }
+  return sets;
 }
 
 int Fail(const Status& status, bool json, std::ostream& out, std::ostream& err) {
@@ -156,9 +191,12 @@ std::string BenchUsage() {
          "  --threads N              threads kernels may use (default 1)\n"
          "  --input-shape NAME:DIMS  shape of an input, e.g. input:1x3x224x224 (repeatable)\n"
          "  --check DIR              compare outputs with DIR/output_K.pb for inputs\n"
-         "                           DIR/input_K.pb (ONNX model-zoo layout); exit 1 on mismatch\n"
+         "                           DIR/input_K.pb, or so for every DIR/test_data_set_N (ONNX\n"
+         "                           model-zoo layout); exit 1 on mismatch\n"
          "  --tolerance R            --check tolerance: |a-e| <= R*max(1,|e|) (default 1e-4)\n"
          "  --profile                time per node and per op type\n"
+         "  --trace FILE             write the timed runs as a Chrome trace (Perfetto,\n"
+         "                           chrome://tracing)\n"
          "  --json                   machine-readable report (docs/engine.md)\n";
 }
 
@@ -219,6 +257,10 @@ Result<BenchOptions> ParseBenchArgs(std::span<const std::string_view> args) {
       options.check_dir = std::string(text);
     } else if (arg == "--profile") {
       options.profile = true;
+    } else if (arg == "--trace") {
+      EDGEMOND_RETURN_IF_ERROR(value(text));
+      if (text.empty()) return Status::InvalidArgument("--trace needs a file name");
+      options.trace_path = std::string(text);
     } else if (arg == "--json") {
       options.json = true;
     } else if (arg.size() > 1 && arg.front() == '-') {
@@ -242,25 +284,30 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   const SystemClock clock;
   ModelOptions model_options;
   model_options.input_shapes = options.input_shapes;
-
-  // Golden inputs also fix the input shapes, so that models with symbolic dims load.
-  std::vector<std::pair<std::string, Tensor>> golden_inputs;
-  std::vector<std::pair<std::string, Tensor>> golden_outputs;
-  if (!options.check_dir.empty()) {
-    Result<std::vector<std::pair<std::string, Tensor>>> inputs =
-        ReadGolden(options.check_dir, "input_");
-    if (!inputs.ok()) return Fail(inputs.status(), options.json, out, err);
-    Result<std::vector<std::pair<std::string, Tensor>>> outputs =
-        ReadGolden(options.check_dir, "output_");
-    if (!outputs.ok()) return Fail(outputs.status(), options.json, out, err);
-    golden_inputs = std::move(inputs).value();
-    golden_outputs = std::move(outputs).value();
+  // An unwritable --trace file is found before the model is loaded and run, not after.
+  if (!options.trace_path.empty()) {
+    std::FILE* probe = std::fopen(options.trace_path.c_str(), "ab");
+    if (probe == nullptr) {
+      return Fail(Status::FromErrno(errno, "--trace: cannot write " + options.trace_path),
+                  options.json, out, err);
+    }
+    std::fclose(probe);
   }
 
-  // Golden inputs fix the input shapes, so that models with symbolic dimensions load. Unnamed
-  // golden tensors bind by position when they are set, which needs static shapes.
-  for (const auto& [name, tensor] : golden_inputs) {
-    if (!name.empty()) model_options.input_shapes.try_emplace(name, tensor.shape().vector());
+  std::vector<GoldenSet> golden;
+  if (!options.check_dir.empty()) {
+    Result<std::vector<GoldenSet>> sets = ReadGoldenSets(options.check_dir);
+    if (!sets.ok()) return Fail(sets.status(), options.json, out, err);
+    golden = std::move(sets).value();
+  }
+
+  // Golden inputs fix the input shapes, so that models with symbolic dimensions load (every
+  // data set must then have the first one's shapes). Unnamed golden tensors bind by position
+  // when they are set, which needs static shapes.
+  if (!golden.empty()) {
+    for (const auto& [name, tensor] : golden.front().inputs) {
+      if (!name.empty()) model_options.input_shapes.try_emplace(name, tensor.shape().vector());
+    }
   }
 
   OnnxModelInfo info;
@@ -281,29 +328,32 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   if (!created.ok()) return Fail(created.status(), options.json, out, err);
   Session& session = **created;
 
-  // --check: golden inputs, one run, compare.
+  // --check: per data set, its inputs, one run, compare. The timed runs then reuse the last
+  // set's inputs.
   CheckReport check;
-  if (!options.check_dir.empty()) {
-    for (std::size_t k = 0; k < golden_inputs.size(); ++k) {
-      std::string name = golden_inputs[k].first;
+  const Tolerance tolerance{options.tolerance, 0.0, /*floor_one=*/true, /*check_top1=*/true};
+  for (const GoldenSet& set : golden) {
+    for (std::size_t k = 0; k < set.inputs.size(); ++k) {
+      std::string name = set.inputs[k].first;
       if (name.empty() && k < model->inputs().size()) name = model->inputs()[k].name;
-      const Status set = session.SetInput(name, golden_inputs[k].second.view());
-      if (!set.ok()) return Fail(set, options.json, out, err);
+      const Status set_input = session.SetInput(name, set.inputs[k].second.view());
+      if (!set_input.ok()) {
+        return Fail(set_input.WithContext(set.dir), options.json, out, err);
+      }
     }
     const Status run = session.Run();
     if (!run.ok()) return Fail(run, options.json, out, err);
-    const Tolerance tolerance{options.tolerance, 0.0, /*floor_one=*/true, /*check_top1=*/true};
-    for (std::size_t k = 0; k < golden_outputs.size(); ++k) {
-      std::string name = golden_outputs[k].first;
+    for (std::size_t k = 0; k < set.outputs.size(); ++k) {
+      std::string name = set.outputs[k].first;
       if (name.empty() && k < model->outputs().size()) name = model->outputs()[k].name;
-      Json entry{{"name", name}};
+      Json entry{{"data_set", set.dir}, {"name", name}};
       const Result<ConstTensorView> actual = session.Output(name);
       if (!actual.ok()) {
         entry["error"] = std::string(actual.status().message());
         check.passed = false;
       } else {
         const Comparison comparison =
-            CompareTensors(*actual, golden_outputs[k].second.view(), tolerance);
+            CompareTensors(*actual, set.outputs[k].second.view(), tolerance);
         entry["passed"] = comparison.ok();
         entry["elements"] = comparison.elements;
         entry["mismatches"] = comparison.mismatches;
@@ -315,7 +365,8 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       }
       check.outputs.push_back(std::move(entry));
     }
-  } else {
+  }
+  if (golden.empty()) {
     const Status set = SetDeterministicInputs(session, /*seed=*/1);
     if (!set.ok()) return Fail(set, options.json, out, err);
   }
@@ -325,6 +376,16 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   spec.runs = options.runs;
   spec.duration = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(options.duration_seconds));
+  // --trace records every step of the timed runs (of at most kMaxTraceSteps steps).
+  constexpr std::size_t kMaxTraceSteps = std::size_t{1} << 20;
+  const std::size_t timed_steps =
+      model->steps().size() *
+      static_cast<std::size_t>(options.duration_seconds > 0 ? 0 : spec.runs);
+  StepTrace trace(clock,
+                  options.trace_path.empty()
+                      ? 0
+                      : (timed_steps > 0 ? std::min(timed_steps, kMaxTraceSteps) : kMaxTraceSteps));
+  if (!options.trace_path.empty()) spec.tracer = &trace;
   StepProfile profile(clock, model->steps().size());
   if (options.profile) spec.observer = &profile;
   const double cpu_start_ms = ProcessCpuMilliseconds();
@@ -338,6 +399,13 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   const double load_ms = Milliseconds(load_end - load_start);
   const std::int64_t model_bytes = info.file_bytes + info.external_data_bytes;
   const std::int64_t rss = PeakRssBytes();
+  // Written after the peak RSS is read: the trace's JSON text is not the engine's memory.
+  if (!options.trace_path.empty()) {
+    const Status written =
+        WriteChromeTrace(options.trace_path, *model, trace,
+                         {.model_path = options.model_path, .threads = options.threads});
+    if (!written.ok()) return Fail(written, options.json, out, err);
+  }
 
   // Per-op-type and per-node profile, in ms per run.
   std::map<std::string, double> op_ms;
@@ -405,6 +473,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
                             {"peak_rss_bytes", rss}};
     if (!options.check_dir.empty()) {
       report["check"] = Json{{"dir", options.check_dir},
+                             {"data_sets", golden.size()},
                              {"tolerance", options.tolerance},
                              {"passed", check.passed},
                              {"outputs", check.outputs}};
@@ -422,6 +491,11 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       Json ops_min = Json::object();
       for (const auto& [op, ms] : op_min_ms) ops_min[op] = ms;
       report["profile"] = Json{{"ops_ms", ops}, {"ops_min_ms", ops_min}, {"nodes_ms", nodes}};
+    }
+    if (!options.trace_path.empty()) {
+      report["trace"] = Json{{"path", options.trace_path},
+                             {"steps", trace.records().size()},
+                             {"dropped_steps", trace.dropped()}};
     }
     out << report.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else {
@@ -471,9 +545,16 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     out << "\n";
     if (!options.check_dir.empty()) {
       out << "check          " << (check.passed ? "passed" : "FAILED") << " against "
-          << options.check_dir << " (tolerance " << options.tolerance << " x max(1, |ref|))\n";
+          << options.check_dir << " (" << golden.size() << " data set"
+          << (golden.size() > 1 ? "s" : "") << ", tolerance " << options.tolerance
+          << " x max(1, |ref|))\n";
       for (const Json& entry : check.outputs) {
-        out << "               " << entry["name"].get<std::string>() << ": ";
+        out << "               ";
+        if (golden.size() > 1) {
+          const std::string set = entry["data_set"].get<std::string>();
+          out << set.substr(set.rfind('/') + 1) << " ";
+        }
+        out << entry["name"].get<std::string>() << ": ";
         if (entry.contains("error")) {
           out << entry["error"].get<std::string>() << "\n";
           continue;
@@ -503,6 +584,11 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
             << Fixed(Milliseconds(profile.minimums()[s]), 3) << "  " << step.name << " ("
             << step.label << ")\n";
       }
+    }
+    if (!options.trace_path.empty()) {
+      out << "trace          " << options.trace_path << " (" << trace.records().size() << " steps";
+      if (trace.dropped() > 0) out << ", " << trace.dropped() << " more not recorded";
+      out << ")\n";
     }
   }
   return check.passed ? 0 : 1;

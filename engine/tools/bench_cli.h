@@ -1,6 +1,7 @@
 // edgemond-bench: loads an ONNX model, runs it on deterministic inputs and reports load time,
 // latency, throughput, memory, model size, parameters, FLOPs and an op histogram; optionally
-// checks outputs against model-zoo golden data and profiles per node. In the spirit of
+// checks outputs against model-zoo golden data, profiles per node and writes a Chrome trace of
+// the timed runs (engine/tools/chrome_trace.h). In the spirit of
 // TFLite's benchmark_model and onnxruntime_perf_test. The --json schema is in docs/engine.md.
 //
 // Exit status: 0 success, 1 the model could not be loaded or run or --check found a mismatch,
@@ -26,9 +27,10 @@ struct BenchOptions {
   double duration_seconds = 0.0;  // When > 0, replaces runs.
   int threads = 1;
   InputShapes input_shapes;
-  std::string check_dir;    // Model-zoo test_data_set directory.
+  std::string check_dir;    // A model-zoo test_data_set_N directory, or the directory of them.
   double tolerance = 1e-4;  // Relative, floored at 1 (see engine/compare.h).
   bool profile = false;
+  std::string trace_path;  // --trace FILE; empty for none.
   bool json = false;
   bool help = false;
 };

@@ -24,7 +24,7 @@ TEST(BenchArgsTest, ParsesEveryOption) {
   Result<BenchOptions> options =
       Parse({"m.onnx", "--warmup", "0", "--runs", "7", "--threads", "2", "--input-shape",
              "in:put:1x3x8x8", "--input-shape", "mask:4,5", "--check", "golden", "--tolerance",
-             "1e-3", "--profile", "--json"});
+             "1e-3", "--profile", "--trace", "t.json", "--json"});
   ASSERT_TRUE(options.ok()) << options.status();
   EXPECT_EQ(options->model_path, "m.onnx");
   EXPECT_EQ(options->warmup_runs, 0);
@@ -35,6 +35,7 @@ TEST(BenchArgsTest, ParsesEveryOption) {
   EXPECT_EQ(options->check_dir, "golden");
   EXPECT_DOUBLE_EQ(options->tolerance, 1e-3);
   EXPECT_TRUE(options->profile);
+  EXPECT_EQ(options->trace_path, "t.json");
   EXPECT_TRUE(options->json);
   EXPECT_DOUBLE_EQ(Parse({"m.onnx", "--duration", "2.5"})->duration_seconds, 2.5);
 }
@@ -51,6 +52,8 @@ TEST(BenchArgsTest, RefusesBadArguments) {
                                                   {"m.onnx", "--input-shape", "1x3"},
                                                   {"m.onnx", "--input-shape", "x:1xy"},
                                                   {"m.onnx", "--frobnicate"},
+                                                  {"m.onnx", "--trace"},
+                                                  {"m.onnx", "--trace", ""},
                                                   {"a.onnx", "b.onnx"}}) {
     EXPECT_FALSE(Parse(args).ok()) << (args.empty() ? "(none)" : args.back());
   }
@@ -160,6 +163,108 @@ TEST(BenchCliTest, ChecksGoldenData) {
   const nlohmann::json report = nlohmann::json::parse(out);
   EXPECT_FALSE(report["check"]["passed"].get<bool>());
   EXPECT_EQ(report["check"]["outputs"][0]["mismatches"], 1);
+}
+
+// softmax(x @ w) for x = [1, 0, 0] picks w's first row [-2, -1, 0, 1], for [0, 1, 0] the
+// second [2, -2, -1, 0].
+std::vector<float> ExpectedSoftmax(std::vector<float> logits) {
+  double sum = 0;
+  for (const float v : logits) sum += std::exp(v);
+  std::vector<float> expected;
+  for (const float v : logits) expected.push_back(static_cast<float>(std::exp(v) / sum));
+  return expected;
+}
+
+TEST(BenchCliTest, ChecksEveryDataSetOfAModelZooDirectory) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  ASSERT_EQ(::mkdir(dir.Join("zoo").c_str(), 0755), 0);
+  for (const std::string set : {"zoo/test_data_set_0", "zoo/test_data_set_1"}) {
+    ASSERT_EQ(::mkdir(dir.Join(set).c_str(), 0755), 0);
+  }
+  WriteTensor(dir.Join("zoo/test_data_set_0/input_0.pb"), "x", {1, 3}, {1, 0, 0});
+  WriteTensor(dir.Join("zoo/test_data_set_0/output_0.pb"), "y", {1, 4},
+              ExpectedSoftmax({-2, -1, 0, 1}));
+  WriteTensor(dir.Join("zoo/test_data_set_1/input_0.pb"), "x", {1, 3}, {0, 1, 0});
+  WriteTensor(dir.Join("zoo/test_data_set_1/output_0.pb"), "y", {1, 4},
+              ExpectedSoftmax({2, -2, -1, 0}));
+  std::string out, err;
+  ASSERT_EQ(RunCli({model, "--check", dir.Join("zoo"), "--runs", "1", "--json"}, out, err), 0)
+      << out << err;
+  nlohmann::json report = nlohmann::json::parse(out);
+  EXPECT_EQ(report["check"]["data_sets"], 2);
+  ASSERT_EQ(report["check"]["outputs"].size(), 2u);
+  EXPECT_EQ(report["check"]["outputs"][1]["data_set"], dir.Join("zoo/test_data_set_1"));
+
+  // A third set whose reference is another set's: only it fails, and the run fails.
+  ASSERT_EQ(::mkdir(dir.Join("zoo/test_data_set_2").c_str(), 0755), 0);
+  WriteTensor(dir.Join("zoo/test_data_set_2/input_0.pb"), "x", {1, 3}, {0, 1, 0});
+  WriteTensor(dir.Join("zoo/test_data_set_2/output_0.pb"), "y", {1, 4},
+              ExpectedSoftmax({-2, -1, 0, 1}));
+  EXPECT_EQ(RunCli({model, "--check", dir.Join("zoo"), "--runs", "1", "--json"}, out, err), 1);
+  report = nlohmann::json::parse(out);
+  EXPECT_FALSE(report["check"]["passed"].get<bool>());
+  EXPECT_TRUE(report["check"]["outputs"][1]["passed"].get<bool>());
+  EXPECT_FALSE(report["check"]["outputs"][2]["passed"].get<bool>());
+  EXPECT_FALSE(report["check"]["outputs"][2]["top1_match"].get<bool>());
+  EXPECT_EQ(RunCli({model, "--check", dir.Join("zoo"), "--runs", "1"}, out, err), 1);
+  EXPECT_NE(out.find("test_data_set_2 y: MISMATCH"), std::string::npos) << out;
+
+  EXPECT_EQ(RunCli({model, "--check", dir.path(), "--runs", "1"}, out, err), 1);
+  EXPECT_NE(err.find("no input_0.pb or test_data_set_0 in"), std::string::npos) << err;
+}
+
+TEST(BenchCliTest, WritesAChromeTraceOfTheTimedRuns) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  const std::string trace_path = dir.Join("trace.json");
+  std::string out, err;
+  ASSERT_EQ(
+      RunCli({model, "--runs", "3", "--warmup", "2", "--profile", "--trace", trace_path, "--json"},
+             out, err),
+      0)
+      << err;
+  EXPECT_EQ(nlohmann::json::parse(out)["trace"]["steps"], 6);
+
+  std::ifstream file(trace_path);
+  const nlohmann::json trace = nlohmann::json::parse(file);
+  EXPECT_EQ(trace["otherData"]["runs"], 3);
+  EXPECT_EQ(trace["otherData"]["steps_per_run"], 2);
+  EXPECT_EQ(trace["otherData"]["dropped_steps"], 0);
+  // Per run: its own event, then MatMul and Softmax inside it, in order; warm-ups untraced.
+  std::vector<nlohmann::json> runs, steps;
+  for (const nlohmann::json& event : trace["traceEvents"]) {
+    if (event["ph"] == "M") continue;
+    ASSERT_EQ(event["ph"], "X") << event;
+    EXPECT_GE(event["ts"].get<double>(), 0.0);
+    EXPECT_GE(event["dur"].get<double>(), 0.0);
+    (event["name"].get<std::string>().starts_with("run ") ? runs : steps).push_back(event);
+  }
+  ASSERT_EQ(runs.size(), 3u);
+  ASSERT_EQ(steps.size(), 6u);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(steps[i]["name"], i % 2 == 0 ? "MatMul" : "Softmax");
+    EXPECT_EQ(steps[i]["args"]["step"], i % 2);
+    const nlohmann::json& run = runs[i / 2];
+    EXPECT_EQ(run["name"], "run " + std::to_string(i / 2));
+    const double ts = steps[i]["ts"].get<double>();
+    EXPECT_GE(ts, run["ts"].get<double>());
+    EXPECT_LE(ts + steps[i]["dur"].get<double>(),
+              run["ts"].get<double>() + run["dur"].get<double>() + 1e-6);
+    if (i > 0) {
+      EXPECT_GE(ts, steps[i - 1]["ts"].get<double>() + steps[i - 1]["dur"].get<double>());
+    }
+  }
+}
+
+TEST(BenchCliTest, RefusesAnUnwritableTraceBeforeRunning) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  std::string out, err;
+  EXPECT_EQ(RunCli({model, "--trace", dir.Join("missing/trace.json")}, out, err), 1);
+  EXPECT_NE(err.find("--trace: cannot write " + dir.Join("missing/trace.json")), std::string::npos)
+      << err;
+  EXPECT_EQ(out.find("latency"), std::string::npos) << out;
 }
 
 TEST(BenchCliTest, MalformedModelsFailClearly) {

@@ -13,8 +13,9 @@ BatchNorm layers normalise with running statistics that do not match the activat
 mobilenet_v2's logits are around 1e-9 and efficientnet_b0's around 1e-14, and any engine
 "matches" them. So before export every BatchNorm layer gets small random scales and biases
 and its statistics are re-estimated on a few random batches in train mode, zero biases get
-small random values, and the reference outputs are checked for a sensible magnitude and for
-a top-1 class that a 1e-4 relative error cannot flip.
+small random values, LayerNorm/GroupNorm scales and biases and ConvNeXt's layer scales
+(1e-6 at init) get values that let every block count, and the reference outputs are checked
+for a sensible magnitude and for a top-1 class that a 1e-4 relative error cannot flip.
 """
 
 import argparse
@@ -40,6 +41,11 @@ MODELS = [
     "mobilenet_v3_small",
     "efficientnet_b0",
     "mobilenet_v3_large",
+    "mnasnet1_0",
+    "regnet_y_400mf",
+    "googlenet",
+    "densenet121",
+    "convnext_tiny",
     "resnet50",
     "mlp",
 ]
@@ -74,6 +80,12 @@ def randomize(model, name, size, generator):
             elif isinstance(module, (torch.nn.Conv2d, torch.nn.Linear)):
                 if module.bias is not None:
                     module.bias.uniform_(-0.1, 0.1, generator=generator)
+            elif isinstance(module, (torch.nn.LayerNorm, torch.nn.GroupNorm)):
+                module.weight.uniform_(0.5, 1.5, generator=generator)
+                module.bias.uniform_(-0.2, 0.2, generator=generator)
+            if isinstance(getattr(module, "layer_scale", None), torch.nn.Parameter):
+                # ConvNeXt's blocks start at 1e-6: their residual branches would not count.
+                module.layer_scale.uniform_(0.2, 0.6, generator=generator)
         model.train()
         for _ in range(4):
             model(make_input(name, 8, size, generator))

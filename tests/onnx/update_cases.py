@@ -15,10 +15,14 @@ import sys
 import onnx
 
 OPS = {
-    "Add", "AveragePool", "BatchNormalization", "Cast", "Clip", "Concat", "Constant", "Conv",
-    "Div", "Dropout", "Flatten", "Gather", "Gemm", "GlobalAveragePool", "HardSigmoid",
-    "HardSwish", "Identity", "MatMul", "MaxPool", "Mul", "ReduceMean", "Relu", "Reshape",
-    "Shape", "Sigmoid", "Slice", "Softmax", "Sub", "Transpose", "Unsqueeze",
+    "Abs", "Add", "AveragePool", "BatchNormalization", "Cast", "Clip", "Concat", "Constant",
+    "ConstantOfShape", "Conv", "ConvTranspose", "Div", "Dropout", "Erf", "Exp", "Expand",
+    "Flatten", "Gather", "Gelu", "Gemm", "GlobalAveragePool", "GlobalMaxPool", "HardSigmoid",
+    "HardSwish", "Identity", "LRN", "LayerNormalization", "LeakyRelu", "Log", "LogSoftmax",
+    "MatMul", "Max", "MaxPool", "Mean", "Min", "Mul", "Neg", "PRelu", "Pad", "Pow", "ReduceMax",
+    "ReduceMean", "ReduceSum", "Relu", "Reshape", "Resize", "Shape", "Sigmoid", "Slice",
+    "Softmax", "Split", "Sqrt", "Squeeze", "Sub", "Sum", "Tanh", "Transpose", "Unsqueeze",
+    "Upsample", "Where",
 }
 
 

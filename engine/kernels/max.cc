@@ -1,0 +1,9 @@
+// Max is header-only (a VariadicKernel instantiation); this file anchors it in the build so
+// that every op keeps its own translation unit.
+#include "engine/kernels/max.h"
+
+namespace edgemond::engine {
+
+template class VariadicKernel<MaxOp>;
+
+}  // namespace edgemond::engine

@@ -1,0 +1,9 @@
+// Min is header-only (a VariadicKernel instantiation); this file anchors it in the build so
+// that every op keeps its own translation unit.
+#include "engine/kernels/min.h"
+
+namespace edgemond::engine {
+
+template class VariadicKernel<MinOp>;
+
+}  // namespace edgemond::engine

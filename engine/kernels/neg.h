@@ -1,0 +1,22 @@
+// Neg (ai.onnx 6-28): y = -x. float32, float64 and the signed integers (integers wrap: the
+// negation of the minimum is the minimum, as in NumPy).
+
+#ifndef EDGEMOND_ENGINE_KERNELS_NEG_H_
+#define EDGEMOND_ENGINE_KERNELS_NEG_H_
+
+#include "engine/kernel.h"
+
+namespace edgemond::engine {
+
+class NegKernel : public Kernel {
+ public:
+  Status Prepare(PrepareContext& context) override;
+  Status Run(const RunContext& context) const override;
+
+ protected:
+  DataType dtype_ = DataType::kFloat32;
+};
+
+}  // namespace edgemond::engine
+
+#endif  // EDGEMOND_ENGINE_KERNELS_NEG_H_
