@@ -183,7 +183,10 @@ template <Activation kAct, int kR, int kP>
 inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t panel_stride,
                       const TileIo& io, const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
-  const bool whole = io.mr == kR && io.nc == kP * kPanelWidth;
+  // Columns of vector j to load and store: all kW, or fewer in the last panel of a layer whose
+  // channel count is not a multiple of the tile's (those go through masked moves).
+  const auto lanes = [&](int j) { return MinI(kW, MaxI(0, io.nc - j * kW)); };
+  const int rows = io.mr < kR ? io.mr : kR;
   Vec acc[kR][kVecs];
   if (io.bias != nullptr) {
     for (int j = 0; j < kVecs; ++j) {
@@ -193,23 +196,18 @@ inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t pan
   } else {
     for (int r = 0; r < kR; ++r) {
       for (int j = 0; j < kVecs; ++j) {
-        if (whole) {
-          acc[r][j] = Load(io.y + r * io.ldy + j * kW);
-        } else {
-          float part[kW] = {};
-          for (int i = 0; i < kW && r < io.mr && j * kW + i < io.nc; ++i) {
-            part[i] = io.y[r * io.ldy + j * kW + i];
-          }
-          acc[r][j] = Load(part);
-        }
+        const int n = r < rows ? static_cast<int>(lanes(j)) : 0;
+        acc[r][j] =
+            n == kW ? Load(io.y + r * io.ldy + j * kW) : LoadPartial(io.y + r * io.ldy + j * kW, n);
       }
     }
   }
   for (int64_t k = 0; k < len; ++k) {
     Vec b[kVecs];
     for (int q = 0; q < kP; ++q) {
-      for (int j = 0; j < kPanelVecs; ++j)
+      for (int j = 0; j < kPanelVecs; ++j) {
         b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
+      }
     }
     for (int r = 0; r < kR; ++r) {
       const Vec s = Set1(buf[r * kReductionChunk + k]);
@@ -218,29 +216,20 @@ inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t pan
     w += kPanelWidth;
   }
   const float* residual = io.last ? io.residual : nullptr;
-  if (whole) {
-    for (int r = 0; r < kR; ++r) {
-      for (int j = 0; j < kVecs; ++j) {
-        Vec v = acc[r][j];
-        if (residual != nullptr) v = Add(v, Load(residual + r * io.ldy + j * kW));
-        Store(io.y + r * io.ldy + j * kW, io.last ? Activate<kAct>(v, p) : v);
-      }
-    }
-    return;
-  }
-  float tile[kP * kPanelWidth];
-  for (int r = 0; r < io.mr; ++r) {
+  for (int r = 0; r < rows; ++r) {
     for (int j = 0; j < kVecs; ++j) {
+      const int n = static_cast<int>(lanes(j));
+      if (n == 0) continue;
+      float* y = io.y + r * io.ldy + j * kW;
       Vec v = acc[r][j];
-      if (residual != nullptr) {
-        float res[kW] = {};
-        for (int i = 0; i < kW && j * kW + i < io.nc; ++i)
-          res[i] = residual[r * io.ldy + j * kW + i];
-        v = Add(v, Load(res));
+      if (n == kW) {
+        if (residual != nullptr) v = Add(v, Load(residual + r * io.ldy + j * kW));
+        Store(y, io.last ? Activate<kAct>(v, p) : v);
+      } else {
+        if (residual != nullptr) v = Add(v, LoadPartial(residual + r * io.ldy + j * kW, n));
+        StorePartial(y, io.last ? Activate<kAct>(v, p) : v, n);
       }
-      Store(tile + j * kW, io.last ? Activate<kAct>(v, p) : v);
     }
-    for (int n = 0; n < io.nc; ++n) io.y[r * io.ldy + n] = tile[n];
   }
 }
 
@@ -342,6 +331,19 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           }
         }
       };
+      // Pointwise layers stream their input once, with little work per row (a 32-channel
+      // pixel is 32 multiply-adds per output channel): the next tile's rows are requested
+      // while this tile computes, instead of when its copy reaches them.
+      const auto prefetch_next = [&](int64_t p0) {
+        if (!pointwise || p0 + 2 * kRows > p_end) return;
+        const float* next = x + (p0 + kRows) * g.x_pixel_stride;
+        const int64_t span = MinI(g.in_c, kReductionChunk);
+        for (int r = 0; r < kRows; ++r) {
+          for (int64_t c = 0; c < span; c += 64 / sizeof(float)) {
+            __builtin_prefetch(next + r * g.x_pixel_stride + c);
+          }
+        }
+      };
       const auto tile_chunk = [&](int64_t p0, int mr, int64_t k0) {
         const int64_t len = MinI(kReductionChunk, k - k0);
         PackChunk(src, k0, len, buf);
@@ -379,6 +381,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
         for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
           const int mr = static_cast<int>(MinI(kRows, p_end - p0));
           tile_rows(p0, mr);
+          prefetch_next(p0);
           for (int64_t k0 = 0; k0 < k; k0 += kReductionChunk) tile_chunk(p0, mr, k0);
         }
       }

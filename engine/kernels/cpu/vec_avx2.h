@@ -18,6 +18,13 @@ inline Vec Zero() { return {_mm256_setzero_ps()}; }
 inline Vec Set1(float x) { return {_mm256_set1_ps(x)}; }
 inline Vec Load(const float* p) { return {_mm256_loadu_ps(p)}; }
 inline void Store(float* p, Vec a) { _mm256_storeu_ps(p, a.v); }
+// The first n (0 <= n <= 8) lanes; the others load as 0 and are not stored. Memory past them
+// is not touched (masked moves).
+inline __m256i LaneMask(int n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+inline Vec LoadPartial(const float* p, int n) { return {_mm256_maskload_ps(p, LaneMask(n))}; }
+inline void StorePartial(float* p, Vec a, int n) { _mm256_maskstore_ps(p, LaneMask(n), a.v); }
 inline Vec Fma(Vec a, Vec b, Vec c) { return {_mm256_fmadd_ps(a.v, b.v, c.v)}; }
 inline Vec Add(Vec a, Vec b) { return {_mm256_add_ps(a.v, b.v)}; }
 inline Vec Sub(Vec a, Vec b) { return {_mm256_sub_ps(a.v, b.v)}; }

@@ -18,6 +18,14 @@ inline Vec Zero() { return {_mm512_setzero_ps()}; }
 inline Vec Set1(float x) { return {_mm512_set1_ps(x)}; }
 inline Vec Load(const float* p) { return {_mm512_loadu_ps(p)}; }
 inline void Store(float* p, Vec a) { _mm512_storeu_ps(p, a.v); }
+// The first n (0 <= n <= 16) lanes; the others load as 0 and are not stored. Memory past them
+// is not touched.
+inline Vec LoadPartial(const float* p, int n) {
+  return {_mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1), p)};
+}
+inline void StorePartial(float* p, Vec a, int n) {
+  _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1), a.v);
+}
 inline Vec Fma(Vec a, Vec b, Vec c) { return {_mm512_fmadd_ps(a.v, b.v, c.v)}; }
 inline Vec Add(Vec a, Vec b) { return {_mm512_add_ps(a.v, b.v)}; }
 inline Vec Sub(Vec a, Vec b) { return {_mm512_sub_ps(a.v, b.v)}; }

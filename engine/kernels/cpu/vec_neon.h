@@ -17,6 +17,17 @@ inline Vec Zero() { return {vdupq_n_f32(0.0f)}; }
 inline Vec Set1(float x) { return {vdupq_n_f32(x)}; }
 inline Vec Load(const float* p) { return {vld1q_f32(p)}; }
 inline void Store(float* p, Vec a) { vst1q_f32(p, a.v); }
+// The first n (0 <= n <= 4) lanes; the others load as 0 and are not stored.
+inline Vec LoadPartial(const float* p, int n) {
+  float lanes[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  for (int i = 0; i < n; ++i) lanes[i] = p[i];
+  return {vld1q_f32(lanes)};
+}
+inline void StorePartial(float* p, Vec a, int n) {
+  float lanes[4];
+  vst1q_f32(lanes, a.v);
+  for (int i = 0; i < n; ++i) p[i] = lanes[i];
+}
 inline Vec Fma(Vec a, Vec b, Vec c) { return {vfmaq_f32(c.v, a.v, b.v)}; }
 inline Vec Add(Vec a, Vec b) { return {vaddq_f32(a.v, b.v)}; }
 inline Vec Sub(Vec a, Vec b) { return {vsubq_f32(a.v, b.v)}; }

@@ -28,6 +28,11 @@ inline Vec Load(const float* p) { EDGEMOND_PORTABLE_MAP(p[i]); }
 inline void Store(float* p, Vec a) {
   for (int i = 0; i < 4; ++i) p[i] = a.v[i];
 }
+// The first n (0 <= n <= 4) lanes; the others load as 0 and are not stored.
+inline Vec LoadPartial(const float* p, int n) { EDGEMOND_PORTABLE_MAP(i < n ? p[i] : 0.0f); }
+inline void StorePartial(float* p, Vec a, int n) {
+  for (int i = 0; i < n; ++i) p[i] = a.v[i];
+}
 inline Vec Fma(Vec a, Vec b, Vec c) { EDGEMOND_PORTABLE_MAP(a.v[i] * b.v[i] + c.v[i]); }
 inline Vec Add(Vec a, Vec b) { EDGEMOND_PORTABLE_MAP(a.v[i] + b.v[i]); }
 inline Vec Sub(Vec a, Vec b) { EDGEMOND_PORTABLE_MAP(a.v[i] - b.v[i]); }
