@@ -280,7 +280,12 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   // Slices of panel groups: one chunk of a slice's weights (at most 256 KiB) stays in the L2
   // cache while all tiles of a block pass over it. Small images with many output channels
   // (the last layers of a network) get narrower slices, so that every thread has work.
-  const int64_t chunk_group_bytes = MinI(k, kReductionChunk) * kTilePanels * kPanelWidth * 4;
+  // Chunks of equal length (a 3x3 layer of 64 channels, 576, runs as 2 x 288 rather than
+  // 256 + 256 + 64): each chunk costs a copy and a pass of the tile's accumulators through
+  // memory.
+  const int64_t chunks = (k + kReductionChunk - 1) / kReductionChunk;
+  const int64_t chunk = (k + chunks - 1) / chunks;
+  const int64_t chunk_group_bytes = chunk * kTilePanels * kPanelWidth * 4;
   int64_t slice = MaxI(1, MinI(panel_groups, (256 << 10) / chunk_group_bytes));
   const int64_t threads = pool != nullptr ? pool->threads() : 1;
   while (slice > 1 &&
@@ -345,7 +350,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
         }
       };
       const auto tile_chunk = [&](int64_t p0, int mr, int64_t k0) {
-        const int64_t len = MinI(kReductionChunk, k - k0);
+        const int64_t len = MinI(chunk, k - k0);
         PackChunk(src, k0, len, buf);
         for (int64_t q = pg_begin; q < pg_end; ++q) {
           const int64_t panel = q * kTilePanels;
@@ -369,7 +374,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
       if (chunks_outer) {
         // A chunk of the slice's weights serves every tile of the block from the L2 cache; the
         // tiles' partial sums wait in the output between chunks.
-        for (int64_t k0 = 0; k0 < k; k0 += kReductionChunk) {
+        for (int64_t k0 = 0; k0 < k; k0 += chunk) {
           for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
             const int mr = static_cast<int>(MinI(kRows, p_end - p0));
             tile_rows(p0, mr);
@@ -382,7 +387,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           const int mr = static_cast<int>(MinI(kRows, p_end - p0));
           tile_rows(p0, mr);
           prefetch_next(p0);
-          for (int64_t k0 = 0; k0 < k; k0 += kReductionChunk) tile_chunk(p0, mr, k0);
+          for (int64_t k0 = 0; k0 < k; k0 += chunk) tile_chunk(p0, mr, k0);
         }
       }
     }
