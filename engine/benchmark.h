@@ -59,25 +59,35 @@ LatencyStats ComputeLatencyStats(std::vector<std::chrono::nanoseconds> samples);
 // Runs warm-ups and timed runs on a session whose inputs are set, timing with `clock`.
 Result<LatencyStats> RunBenchmark(Session& session, const BenchmarkSpec& spec, const Clock& clock);
 
-// Sums per-step times over runs, read from `clock`; a StepObserver for --profile.
+// Sums per-step times over runs, and keeps each step's fastest run, read from `clock`; a
+// StepObserver for --profile. On a shared machine the minimum is the robust figure: another
+// process taking the core inflates the sums but rarely every run of a step.
 class StepProfile final : public StepObserver {
  public:
   StepProfile(const Clock& clock, std::size_t steps)
-      : clock_(clock), totals_(steps, std::chrono::nanoseconds(0)) {}
+      : clock_(clock),
+        totals_(steps, std::chrono::nanoseconds(0)),
+        minimums_(steps, std::chrono::nanoseconds::max()) {}
   void BeforeStep(int step) override {
     (void)step;
     start_ = clock_.Now();
   }
   void AfterStep(int step) override {
-    totals_[static_cast<std::size_t>(step)] +=
+    const auto elapsed =
         std::chrono::duration_cast<std::chrono::nanoseconds>(clock_.Now() - start_);
+    const auto s = static_cast<std::size_t>(step);
+    totals_[s] += elapsed;
+    if (elapsed < minimums_[s]) minimums_[s] = elapsed;
   }
   const std::vector<std::chrono::nanoseconds>& totals() const { return totals_; }
+  // nanoseconds::max() for a step that never ran.
+  const std::vector<std::chrono::nanoseconds>& minimums() const { return minimums_; }
 
  private:
   const Clock& clock_;  // Not owned; outlives the profile.
   SteadyTime start_;
   std::vector<std::chrono::nanoseconds> totals_;
+  std::vector<std::chrono::nanoseconds> minimums_;
 };
 
 }  // namespace edgemond::engine

@@ -109,6 +109,7 @@ TEST(RunBenchmarkTest, TimesRunsAndStepsWithTheGivenClock) {
   // Per run the benchmark reads the clock at start and end, the profile twice in between.
   EXPECT_EQ(stats->p50, milliseconds(3));
   EXPECT_EQ(profile.totals()[0], milliseconds(3));
+  EXPECT_EQ(profile.minimums()[0], milliseconds(1));
 }
 
 // Writes "<name> before/after <step>" into a shared log.

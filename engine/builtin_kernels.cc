@@ -12,17 +12,21 @@
 #include "engine/kernels/average_pool.h"
 #include "engine/kernels/batch_normalization.h"
 #include "engine/kernels/cast.h"
+#include "engine/kernels/channel_shuffle.h"
 #include "engine/kernels/clip.h"
 #include "engine/kernels/concat.h"
 #include "engine/kernels/constant.h"
 #include "engine/kernels/constant_of_shape.h"
 #include "engine/kernels/conv.h"
 #include "engine/kernels/conv_transpose.h"
+#include "engine/kernels/dense.h"
 #include "engine/kernels/div.h"
 #include "engine/kernels/dropout.h"
 #include "engine/kernels/erf.h"
 #include "engine/kernels/exp.h"
 #include "engine/kernels/expand.h"
+#include "engine/kernels/fast_elementwise.h"
+#include "engine/kernels/fast_transpose.h"
 #include "engine/kernels/flatten.h"
 #include "engine/kernels/gather.h"
 #include "engine/kernels/gelu.h"
@@ -44,6 +48,8 @@
 #include "engine/kernels/min.h"
 #include "engine/kernels/mul.h"
 #include "engine/kernels/neg.h"
+#include "engine/kernels/nhwc_conv.h"
+#include "engine/kernels/nhwc_pool.h"
 #include "engine/kernels/pad.h"
 #include "engine/kernels/pow.h"
 #include "engine/kernels/prelu.h"
@@ -74,17 +80,17 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
   const KernelDef defs[] = {
       // domain, op, since, until, factory
       {"", "Abs", 6, kNewestOpset, &MakeKernel<AbsKernel>},
-      {"", "Add", 7, kNewestOpset, &MakeKernel<AddKernel>},
+      {"", "Add", 7, kNewestOpset, &MakeKernel<FastAddKernel>},
       {"", "AveragePool", 7, kNewestOpset, &MakeKernel<AveragePoolKernel>},
       {"", "BatchNormalization", 7, kNewestOpset, &MakeKernel<BatchNormalizationKernel>},
       {"", "Cast", 6, kNewestOpset, &MakeKernel<CastKernel>},
-      {"", "Clip", 6, kNewestOpset, &MakeKernel<ClipKernel>},
+      {"", "Clip", 6, kNewestOpset, &MakeKernel<FastClipKernel>},
       {"", "Concat", 4, kNewestOpset, &MakeKernel<ConcatKernel>},
       {"", "Constant", 1, kNewestOpset, &MakeKernel<ConstantKernel>},
       {"", "ConstantOfShape", 9, kNewestOpset, &MakeKernel<ConstantOfShapeKernel>},
       {"", "Conv", 1, kNewestOpset, &MakeKernel<ConvKernel>},
       {"", "ConvTranspose", 1, kNewestOpset, &MakeKernel<ConvTransposeKernel>},
-      {"", "Div", 7, kNewestOpset, &MakeKernel<DivKernel>},
+      {"", "Div", 7, kNewestOpset, &MakeKernel<FastDivKernel>},
       {"", "Dropout", 7, kNewestOpset, &MakeKernel<DropoutKernel>},
       {"", "Erf", 9, kNewestOpset, &MakeKernel<ErfKernel>},
       {"", "Exp", 6, kNewestOpset, &MakeKernel<ExpKernel>},
@@ -95,8 +101,8 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "Gemm", 7, kNewestOpset, &MakeKernel<GemmKernel>},
       {"", "GlobalAveragePool", 1, kNewestOpset, &MakeKernel<GlobalAveragePoolKernel>},
       {"", "GlobalMaxPool", 1, kNewestOpset, &MakeKernel<GlobalMaxPoolKernel>},
-      {"", "HardSigmoid", 6, kNewestOpset, &MakeKernel<HardSigmoidKernel>},
-      {"", "HardSwish", 14, kNewestOpset, &MakeKernel<HardSwishKernel>},
+      {"", "HardSigmoid", 6, kNewestOpset, &MakeKernel<FastHardSigmoidKernel>},
+      {"", "HardSwish", 14, kNewestOpset, &MakeKernel<FastHardSwishKernel>},
       {"", "Identity", 1, kNewestOpset, &MakeKernel<IdentityKernel>},
       {"", "LRN", 1, kNewestOpset, &MakeKernel<LrnKernel>},
       {"", "LayerNormalization", 17, kNewestOpset, &MakeKernel<LayerNormalizationKernel>},
@@ -108,7 +114,7 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "MaxPool", 1, kNewestOpset, &MakeKernel<MaxPoolKernel>},
       {"", "Mean", 6, kNewestOpset, &MakeKernel<MeanKernel>},
       {"", "Min", 6, kNewestOpset, &MakeKernel<MinKernel>},
-      {"", "Mul", 7, kNewestOpset, &MakeKernel<MulKernel>},
+      {"", "Mul", 7, kNewestOpset, &MakeKernel<FastMulKernel>},
       {"", "Neg", 6, kNewestOpset, &MakeKernel<NegKernel>},
       {"", "PRelu", 7, kNewestOpset, &MakeKernel<PReluKernel>},
       {"", "Pad", 2, kNewestOpset, &MakeKernel<PadKernel>},
@@ -116,23 +122,29 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       {"", "ReduceMax", 1, kNewestOpset, &MakeKernel<ReduceMaxKernel>},
       {"", "ReduceMean", 1, kNewestOpset, &MakeKernel<ReduceMeanKernel>},
       {"", "ReduceSum", 1, kNewestOpset, &MakeKernel<ReduceSumKernel>},
-      {"", "Relu", 6, kNewestOpset, &MakeKernel<ReluKernel>},
+      {"", "Relu", 6, kNewestOpset, &MakeKernel<FastReluKernel>},
       {"", "Reshape", 5, kNewestOpset, &MakeKernel<ReshapeKernel>},
       {"", "Resize", 10, kNewestOpset, &MakeKernel<ResizeKernel>},
       {"", "Shape", 1, kNewestOpset, &MakeKernel<ShapeKernel>},
-      {"", "Sigmoid", 6, kNewestOpset, &MakeKernel<SigmoidKernel>},
-      {"", "Slice", 1, kNewestOpset, &MakeKernel<SliceKernel>},
+      {"", "Sigmoid", 6, kNewestOpset, &MakeKernel<FastSigmoidKernel>},
+      {"", "Slice", 1, kNewestOpset, &MakeKernel<FastSliceKernel>},
       {"", "Softmax", 1, kNewestOpset, &MakeKernel<SoftmaxKernel>},
       {"", "Split", 2, kNewestOpset, &MakeKernel<SplitKernel>},
       {"", "Sqrt", 6, kNewestOpset, &MakeKernel<SqrtKernel>},
       {"", "Squeeze", 1, kNewestOpset, &MakeKernel<SqueezeKernel>},
-      {"", "Sub", 7, kNewestOpset, &MakeKernel<SubKernel>},
+      {"", "Sub", 7, kNewestOpset, &MakeKernel<FastSubKernel>},
       {"", "Sum", 6, kNewestOpset, &MakeKernel<SumKernel>},
       {"", "Tanh", 6, kNewestOpset, &MakeKernel<TanhKernel>},
-      {"", "Transpose", 1, kNewestOpset, &MakeKernel<TransposeKernel>},
+      {"", "Transpose", 1, kNewestOpset, &MakeKernel<FastTransposeKernel>},
       {"", "Unsqueeze", 1, kNewestOpset, &MakeKernel<UnsqueezeKernel>},
       {"", "Upsample", 7, 9, &MakeKernel<UpsampleKernel>},
       {"", "Where", 9, kNewestOpset, &MakeKernel<WhereKernel>},
+      // The engine's own operators, made by engine/layout_pass.h (opset 1 only).
+      {kInternalDomain, "ChannelShuffle", 1, 1, &MakeKernel<ChannelShuffleKernel>},
+      {kInternalDomain, "Dense", 1, 1, &MakeKernel<DenseKernel>},
+      {kInternalDomain, "NhwcConv", 1, 1, &MakeKernel<NhwcConvKernel>},
+      {kInternalDomain, "NhwcGlobalAveragePool", 1, 1, &MakeKernel<NhwcGlobalAveragePoolKernel>},
+      {kInternalDomain, "NhwcMaxPool", 1, 1, &MakeKernel<NhwcMaxPoolKernel>},
   };
   for (const KernelDef& def : defs) EDGEMOND_RETURN_IF_ERROR(registry.Add(def));
   return Status::Ok();

@@ -32,6 +32,7 @@
 
 #include "core/result.h"
 #include "engine/activation.h"
+#include "engine/cpu/thread_pool.h"
 #include "engine/graph.h"
 #include "engine/tensor.h"
 
@@ -143,13 +144,14 @@ class RunContext {
   // `*_present[i]` false.
   RunContext(std::span<const ConstTensorView> inputs, std::span<const bool> input_present,
              std::span<const TensorView> outputs, std::span<const bool> output_present,
-             std::span<std::byte> scratch, int threads)
+             std::span<std::byte> scratch, int threads, ThreadPool* pool = nullptr)
       : inputs_(inputs),
         input_present_(input_present),
         outputs_(outputs),
         output_present_(output_present),
         scratch_(scratch),
-        threads_(threads) {}
+        threads_(threads),
+        pool_(pool) {}
 
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
   bool has_input(int index) const {
@@ -164,8 +166,12 @@ class RunContext {
   const TensorView& output(int index) const { return outputs_[static_cast<std::size_t>(index)]; }
 
   std::span<std::byte> scratch() const { return scratch_; }
-  // Threads the kernel may use (>= 1). Phase-1 kernels run on the calling thread.
+  // Threads the kernel may use (>= 1).
   int threads() const { return threads_; }
+  // The session's workers for ParallelFor (engine/cpu/thread_pool.h); null when the kernel
+  // runs on the calling thread only. Kernels split work with ParallelFor(pool(), ...), which
+  // runs inline when this is null.
+  ThreadPool* pool() const { return pool_; }
 
  private:
   std::span<const ConstTensorView> inputs_;
@@ -174,6 +180,7 @@ class RunContext {
   std::span<const bool> output_present_;
   std::span<std::byte> scratch_;
   int threads_;
+  ThreadPool* pool_;
 };
 
 class Kernel {
@@ -198,6 +205,16 @@ class Kernel {
   virtual bool SupportsActivation(ActivationKind kind) const {
     return kind == ActivationKind::kNone;
   }
+
+  // Whether Run() reads input `index` at all. False for constant inputs that Prepare() copied
+  // into the kernel (packed weights): the model then releases the constant, so that weights
+  // are not held twice (ONNX Runtime's pre-packing does the same).
+  virtual bool ReadsInputAtRun(int index) const {
+    (void)index;
+    return true;
+  }
+  // Bytes of constant data the kernel holds (packed weights), for Model::stats().
+  virtual std::size_t PackedBytes() const { return 0; }
 };
 
 }  // namespace edgemond::engine

@@ -32,6 +32,10 @@ namespace edgemond::engine {
 // against (ONNX 1.23's operator set). Also the highest opset import a model may have.
 inline constexpr int kNewestOpset = 28;
 
+// The domain of the operators the engine's own passes create (edgemond.NhwcConv, ...;
+// engine/layout_pass.h). Models may not use it: the loader refuses it.
+inline constexpr char kInternalDomain[] = "edgemond";
+
 using KernelFactory = std::unique_ptr<Kernel> (*)();
 
 template <typename K>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "engine/layout_pass.h"
 #include "engine/memory_planner.h"
 
 namespace edgemond::engine {
@@ -61,6 +62,12 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     EDGEMOND_ASSIGN_OR_RETURN(const int folded, FoldConvBatchNormalization(graph));
     EDGEMOND_ASSIGN_OR_RETURN(const int fused, FuseActivations(graph, registry));
     stats.fused_nodes = folded + fused;
+    // Last: it turns the fused nodes into NHWC kernels that keep their activations.
+    if (options.cpu_layout) {
+      LayoutStats layout;
+      EDGEMOND_RETURN_IF_ERROR(ConvertToNhwc(graph, registry, &layout));
+      stats.layout_reorders = layout.reorders;
+    }
   }
   EDGEMOND_RETURN_IF_ERROR(graph.Validate());
   EDGEMOND_ASSIGN_OR_RETURN(const std::vector<NodeId> order, graph.TopologicalOrder());
@@ -90,6 +97,26 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     steps.push_back(std::move(step));
   }
   stats.executed_nodes = static_cast<int>(steps.size());
+
+  // Constants that no kernel reads at run time (weights packed in Prepare) are released, so
+  // that they are not held twice.
+  {
+    std::vector<bool> read_at_run(static_cast<std::size_t>(graph.num_values()), false);
+    for (const GraphOutput& output : graph.outputs()) {
+      read_at_run[static_cast<std::size_t>(output.value)] = true;
+    }
+    for (const Step& step : steps) {
+      stats.constant_bytes += static_cast<std::int64_t>(step.kernel->PackedBytes());
+      for (std::size_t i = 0; i < step.inputs.size(); ++i) {
+        if (step.inputs[i] != kNoValue && step.kernel->ReadsInputAtRun(static_cast<int>(i))) {
+          read_at_run[static_cast<std::size_t>(step.inputs[i])] = true;
+        }
+      }
+    }
+    for (ValueId id = 0; id < graph.num_values(); ++id) {
+      if (!read_at_run[static_cast<std::size_t>(id)]) graph.value(id).constant.reset();
+    }
+  }
 
   // Lifetimes, in steps. Graph inputs are written before step 0; graph outputs are read after
   // the last step, so they live to num_steps.

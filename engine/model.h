@@ -44,8 +44,12 @@ struct ModelOptions {
   // larger. The default only stops absurd sizes; the daemon sets the device's budget.
   std::int64_t max_arena_bytes = kMaxTensorBytes;
   // Run the graph optimizations: Conv+BatchNormalization folding and activation fusion
-  // (engine/passes.h). Off only to compare with the graph as loaded.
+  // (engine/passes.h). Off, every node of the graph as loaded runs its reference kernel.
   bool optimize = true;
+  // With `optimize`, also run the CPU layout pass (engine/layout_pass.h): convolutions,
+  // pooling and dense layers on the optimized NHWC kernels with packed weights. Off only to
+  // look at (or compare with) the fused graph in plain layout.
+  bool cpu_layout = true;
 };
 
 // A graph input or output as callers see it.
@@ -65,8 +69,9 @@ struct ModelStats {
   int removed_nodes = 0;            // Identity/Dropout and dead nodes.
   int fused_nodes = 0;              // Folded into a Conv or fused into their producer.
   int executed_nodes = 0;           // Steps of one inference.
+  int layout_reorders = 0;          // Transposes the layout pass added between NCHW and NHWC.
   std::int64_t parameters = 0;      // Elements of floating-point initializers and Constant nodes.
-  std::int64_t constant_bytes = 0;  // Memory held by constants after folding.
+  std::int64_t constant_bytes = 0;  // Memory held by constants and packed weights.
   std::uint64_t flops = 0;          // Of one inference (a multiply-add counts 2).
   std::int64_t arena_bytes = 0;     // One session's arena (activations and scratch).
   std::int64_t unshared_bytes = 0;  // What the same buffers take without reuse, for comparison.

@@ -96,6 +96,14 @@ std::vector<std::string> Labels(const Model& model) {
   return labels;
 }
 
+// The graph optimizations of this file without the CPU layout pass (engine/layout_pass.h, which
+// has its own tests), so that the steps are the fused ONNX nodes.
+ModelOptions FusionOnly() {
+  ModelOptions options;
+  options.cpu_layout = false;
+  return options;
+}
+
 // Builds `make()` with and without the optimizations, runs both on the same deterministic
 // inputs, expects every output to agree within `relative` * max(1, |unoptimized|), and returns
 // the optimized model.
@@ -104,7 +112,7 @@ std::shared_ptr<const Model> BuildBothWaysAndCompare(const std::function<Graph()
   ModelOptions plain_options;
   plain_options.optimize = false;
   Result<std::shared_ptr<const Model>> plain = Model::Build(make(), plain_options);
-  Result<std::shared_ptr<const Model>> optimized = Model::Build(make(), ModelOptions{});
+  Result<std::shared_ptr<const Model>> optimized = Model::Build(make(), FusionOnly());
   EXPECT_TRUE(plain.ok()) << plain.status();
   EXPECT_TRUE(optimized.ok()) << optimized.status();
   if (!plain.ok() || !optimized.ok()) return nullptr;
@@ -141,7 +149,7 @@ TEST(PassesTest, FoldsExporterShapeChains) {
       .Node("Concat", {"batch_1d", "minus_one"}, {"target"}, {IntAttribute("axis", 0)})
       .Node("Reshape", {"x", "target"}, {"y"})
       .Output("y");
-  Result<std::shared_ptr<const Model>> model = Model::Build(builder.Take(), ModelOptions{});
+  Result<std::shared_ptr<const Model>> model = Model::Build(builder.Take(), FusionOnly());
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ((*model)->stats().folded_nodes, 4);
   EXPECT_EQ((*model)->stats().executed_nodes, 1);
@@ -158,7 +166,7 @@ TEST(PassesTest, RemovesIdentityDropoutAndDeadNodes) {
       .Node("Sigmoid", {"b"}, {"unused"})  // Reaches no output.
       .Node("Identity", {"c"}, {"y"})
       .Output("y");
-  Result<std::shared_ptr<const Model>> model = Model::Build(builder.Take(), ModelOptions{});
+  Result<std::shared_ptr<const Model>> model = Model::Build(builder.Take(), FusionOnly());
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ((*model)->stats().removed_nodes, 4);
   ASSERT_EQ((*model)->steps().size(), 1u);
@@ -180,7 +188,7 @@ TEST(PassesTest, AGraphThatFoldsCompletelyStillAnswers) {
   builder.Input("x", DataType::kFloat32, {{2, ""}, {5, ""}})
       .Node("Shape", {"x"}, {"shape"})
       .Output("shape");
-  Result<std::shared_ptr<const Model>> model = Model::Build(builder.Take(), ModelOptions{});
+  Result<std::shared_ptr<const Model>> model = Model::Build(builder.Take(), FusionOnly());
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ((*model)->stats().executed_nodes, 0);
   Result<std::unique_ptr<Session>> session = Session::Create(*model);
@@ -215,7 +223,7 @@ TEST(PassesTest, RefusesAttributesTheKernelDoesNotRead) {
   builder.Input("x", DataType::kFloat32, {{4, ""}})
       .Node("Relu", {"x"}, {"y"}, {IntAttribute("fancy_mode", 1)})
       .Output("y");
-  const Status status = Model::Build(builder.Take(), ModelOptions{}).status();
+  const Status status = Model::Build(builder.Take(), FusionOnly()).status();
   EXPECT_TRUE(status.IsUnsupported());
   EXPECT_EQ(status.message(),
             "node 'Relu0' (Relu, opset 13): attribute 'fancy_mode' not supported");
@@ -227,21 +235,21 @@ TEST(PassesTest, RefusesNodesWithoutOutputs) {
       .Node("Shape", {"x"}, {})
       .Node("Relu", {"x"}, {"y"});
   builder.Output("y");
-  EXPECT_EQ(Model::Build(builder.Take(), ModelOptions{}).status().message(),
+  EXPECT_EQ(Model::Build(builder.Take(), FusionOnly()).status().message(),
             "node 'Shape0' (Shape, opset 13): output 0 is missing");
 }
 
 TEST(PassesTest, RefusesNodesMissingRequiredInputs) {
   GraphBuilder builder;
   builder.Input("x", DataType::kFloat32, {{4, ""}}).Node("Dropout", {}, {"y"}).Output("y");
-  EXPECT_EQ(Model::Build(builder.Take(), ModelOptions{}).status().message(),
+  EXPECT_EQ(Model::Build(builder.Take(), FusionOnly()).status().message(),
             "node 'Dropout0' (Dropout, opset 13): input 0 is required");
 }
 
 TEST(PassesTest, RefusesUnsupportedOpsNamingTheNode) {
   GraphBuilder builder;
   builder.Input("x", DataType::kFloat32, {{4, ""}}).Node("Frobnicate", {"x"}, {"y"}).Output("y");
-  const Status status = Model::Build(builder.Take(), ModelOptions{}).status();
+  const Status status = Model::Build(builder.Take(), FusionOnly()).status();
   EXPECT_TRUE(status.IsUnsupported());
   EXPECT_EQ(status.message(),
             "node 'Frobnicate0' (Frobnicate, opset 13): no kernel for operator 'Frobnicate'");
@@ -250,7 +258,7 @@ TEST(PassesTest, RefusesUnsupportedOpsNamingTheNode) {
 TEST(PassesTest, RefusesUnsupportedTypesNamingTheNode) {
   GraphBuilder builder;
   builder.Input("x", DataType::kInt32, {{4, ""}}).Node("Relu", {"x"}, {"y"}).Output("y");
-  const Status status = Model::Build(builder.Take(), ModelOptions{}).status();
+  const Status status = Model::Build(builder.Take(), FusionOnly()).status();
   EXPECT_TRUE(status.IsUnsupported());
   EXPECT_EQ(status.message(),
             "node 'Relu0' (Relu, opset 13): input 0 has type int32; supported: float32");
@@ -264,7 +272,7 @@ TEST(PassesTest, ComparesComputedShapesWithDeclaredOnes) {
   Graph graph = builder.Take();
   graph.value(graph.FindValue("y")).declared =
       DeclaredType{DataType::kFloat32, true, {{2, ""}, {3, ""}}};
-  const Status status = Model::Build(std::move(graph), ModelOptions{}).status();
+  const Status status = Model::Build(std::move(graph), FusionOnly()).status();
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(status.message().find("has shape 3x2 but the model declares float32[2x3]"),
             std::string_view::npos)

@@ -18,16 +18,22 @@ Result<std::unique_ptr<Session>> Session::Create(std::shared_ptr<const Model> mo
     return Status::ResourceExhausted("cannot allocate the " + std::to_string(bytes) +
                                      "-byte arena");
   }
-  std::unique_ptr<Session> session(new Session(std::move(model), options, std::move(arena)));
+  std::unique_ptr<ThreadPool> pool;
+  if (options.threads > 1) {
+    EDGEMOND_ASSIGN_OR_RETURN(pool, ThreadPool::Create(options.threads));
+  }
+  std::unique_ptr<Session> session(
+      new Session(std::move(model), options, std::move(arena), std::move(pool)));
   session->Bind();
   return session;
 }
 
 Session::Session(std::shared_ptr<const Model> model, const SessionOptions& options,
-                 AlignedBuffer arena)
+                 AlignedBuffer arena, std::unique_ptr<ThreadPool> pool)
     : model_(std::move(model)),
       options_(options),
       arena_(std::move(arena)),
+      pool_(std::move(pool)),
       input_set_(model_->inputs().size(), false) {}
 
 ConstTensorView Session::ViewOf(ValueId id) const {
@@ -111,7 +117,7 @@ Status Session::Run(StepObserver* observer) {
         binding.inputs, std::span<const bool>(binding.input_present.get(), binding.inputs.size()),
         binding.outputs,
         std::span<const bool>(binding.output_present.get(), binding.outputs.size()),
-        binding.scratch, options_.threads);
+        binding.scratch, options_.threads, pool_.get());
     if (observer != nullptr) observer->BeforeStep(static_cast<int>(s));
     const Status status = step.kernel->Run(context);
     if (!status.ok()) {

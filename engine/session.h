@@ -22,14 +22,15 @@
 
 #include "core/result.h"
 #include "engine/allocator.h"
+#include "engine/cpu/thread_pool.h"
 #include "engine/model.h"
 #include "engine/tensor.h"
 
 namespace edgemond::engine {
 
 struct SessionOptions {
-  // Threads kernels may use. Phase-1 kernels run on the calling thread; the option is passed
-  // to every kernel so that parallel kernels need no interface change.
+  // Threads kernels may use, the calling thread included: a session with N > 1 threads owns a
+  // pool of N - 1 workers (engine/cpu/thread_pool.h) that its kernels split their work over.
   int threads = 1;
   // The arena's allocator; nullptr means DefaultAllocator(). Must outlive the session.
   Allocator* allocator = nullptr;
@@ -79,13 +80,15 @@ class Session {
     std::span<std::byte> scratch;
   };
 
-  Session(std::shared_ptr<const Model> model, const SessionOptions& options, AlignedBuffer arena);
+  Session(std::shared_ptr<const Model> model, const SessionOptions& options, AlignedBuffer arena,
+          std::unique_ptr<ThreadPool> pool);
   void Bind();
   ConstTensorView ViewOf(ValueId id) const;
 
   std::shared_ptr<const Model> model_;  // Constant after construction.
   SessionOptions options_;              // Constant after construction.
   AlignedBuffer arena_;
+  std::unique_ptr<ThreadPool> pool_;  // Null for one thread.
   std::vector<StepBinding> bindings_;
   std::vector<bool> input_set_;
 };

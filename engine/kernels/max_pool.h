@@ -18,6 +18,8 @@ class MaxPoolKernel : public Kernel {
   Status Prepare(PrepareContext& context) override;
   Status Run(const RunContext& context) const override;
 
+  const PoolGeometry& geometry() const { return geometry_; }
+
  protected:
   PoolGeometry geometry_;
   DataType dtype_ = DataType::kFloat32;

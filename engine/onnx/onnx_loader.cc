@@ -354,6 +354,10 @@ Result<Graph> BuildGraph(onnx::ModelProto& model, const std::map<std::string, in
                                      ") uses domain '" + node.domain +
                                      "', which the model does not import");
     }
+    if (node.domain == kInternalDomain) {
+      return Status::Unsupported("node '" + node.name + "' (" + node.op_type + "): domain '" +
+                                 node.domain + "' is reserved for the engine's own operators");
+    }
     node.opset = opset->second;
     for (const std::string& input : node_proto.input()) {
       node.inputs.push_back(input.empty() ? kNoValue : graph.FindOrAddValue(input));

@@ -133,7 +133,9 @@ Result<std::shared_ptr<const Model>> OpTester::Build() const {
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     graph.AddOutput(graph.value(outputs[i]).name, outputs[i]);
   }
-  return Model::Build(std::move(graph), ModelOptions{});
+  ModelOptions options;
+  options.optimize = optimize_;
+  return Model::Build(std::move(graph), options);
 }
 
 Result<std::vector<Tensor>> OpTester::Run() const {

@@ -46,6 +46,13 @@ class OpTester {
   // Makes the node carry a fused activation, as the fusion pass would (engine/activation.h).
   OpTester& Activation(FusedActivation activation);
 
+  // Runs the CPU layout pass (ModelOptions::optimize), so that the node executes on the
+  // optimized kernels where it can. Off by default: a kernel test sees the kernel it names.
+  OpTester& Optimize(bool optimize) {
+    optimize_ = optimize;
+    return *this;
+  }
+
   // Builds the one-node model.
   Result<std::shared_ptr<const Model>> Build() const;
   // Builds, runs once and returns copies of the outputs, in Output() order.
@@ -64,6 +71,7 @@ class OpTester {
   std::vector<Operand> inputs_;
   std::vector<std::string> outputs_;  // "" for omitted outputs.
   std::vector<Attribute> attributes_;
+  bool optimize_ = false;
   FusedActivation activation_;
 };
 

@@ -55,8 +55,9 @@ TEST_P(ModelTest, MatchesPyTorch) {
 
 INSTANTIATE_TEST_SUITE_P(TorchVision, ModelTest,
                          ::testing::Values("mobilenet_v2_opset13", "resnet18_opset13",
-                                           "squeezenet1_1_opset13", "mobilenet_v2_opset17",
-                                           "resnet18_opset17", "squeezenet1_1_opset17"),
+                                           "squeezenet1_1_opset13", "mlp_opset13",
+                                           "mobilenet_v2_opset17", "resnet18_opset17",
+                                           "squeezenet1_1_opset17", "mlp_opset17"),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            return param.param;
                          });

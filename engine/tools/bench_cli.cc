@@ -2,12 +2,14 @@
 
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -70,6 +72,25 @@ double Milliseconds(std::chrono::nanoseconds d) {
 // CLOCK_MONOTONIC in nanoseconds (steady_clock's epoch on Linux), comparable across processes.
 std::int64_t MonotonicNanoseconds(SteadyTime time) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+}
+
+// Process CPU time (all threads): next to wall time it tells waiting from working, and a busy
+// machine (less CPU than wall time at one thread) from a slow engine.
+double ProcessCpuMilliseconds() {
+  struct timespec ts = {};
+  if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0.0;
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+// Resident memory now, from /proc/self/statm; -1 when unknown.
+std::int64_t CurrentRssBytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return -1;
+  long long size = 0, resident = 0;
+  const int read = std::fscanf(f, "%lld %lld", &size, &resident);
+  std::fclose(f);
+  if (read != 2) return -1;
+  return static_cast<std::int64_t>(resident) * ::sysconf(_SC_PAGESIZE);
 }
 
 std::int64_t PeakRssBytes() {
@@ -317,6 +338,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   }
 
   OnnxModelInfo info;
+  const std::int64_t baseline_rss = CurrentRssBytes();
   const SteadyTime load_start = clock.Now();
   Result<std::shared_ptr<const Model>> loaded = Status::Internal("not loaded");
   loaded = LoadOnnxModel(options.model_path, model_options, &info);
@@ -327,7 +349,9 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
 
   SessionOptions session_options;
   session_options.threads = options.threads;
+  const SteadyTime session_start = clock.Now();
   Result<std::unique_ptr<Session>> created = Session::Create(model, session_options);
+  const SteadyTime session_end = clock.Now();
   if (!created.ok()) return Fail(created.status(), options.json, out, err);
   Session& session = **created;
 
@@ -392,12 +416,17 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   StepProfile profile(clock, model->steps().size());
   if (options.profile) spec.observer = &profile;
   const SteadyTime bench_start = clock.Now();
+  const double cpu_start_ms = ProcessCpuMilliseconds();
   const Result<LatencyStats> latency = RunBenchmark(session, spec, clock);
   const SteadyTime bench_end = clock.Now();
   if (!latency.ok()) return Fail(latency.status(), options.json, out, err);
   // The timed runs are the last `total` of the benchmark (the gaps between them are a clock read
   // each): the window whose energy a monitoring process measures on the same monotonic clock.
   const SteadyTime window_start = bench_end - latency->total;
+  // Includes the warm-up runs, which RunBenchmark does first.
+  const int all_runs = latency->runs + options.warmup_runs;
+  const double cpu_ms_per_run =
+      all_runs > 0 ? (ProcessCpuMilliseconds() - cpu_start_ms) / all_runs : 0.0;
 
   const double load_ms = Milliseconds(load_end - load_start);
   const std::int64_t model_bytes = info.file_bytes + info.external_data_bytes;
@@ -412,11 +441,13 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
 
   // Per-op-type and per-node profile, in ms per run.
   std::map<std::string, double> op_ms;
+  std::map<std::string, double> op_min_ms;
   std::vector<std::pair<double, std::size_t>> node_ms;
   if (options.profile && latency->runs > 0) {
     for (std::size_t s = 0; s < model->steps().size(); ++s) {
       const double ms = Milliseconds(profile.totals()[s]) / latency->runs;
       op_ms[model->steps()[s].label] += ms;
+      op_min_ms[model->steps()[s].label] += Milliseconds(profile.minimums()[s]);
       node_ms.emplace_back(ms, s);
     }
     std::stable_sort(node_ms.begin(), node_ms.end(),
@@ -456,6 +487,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     }
     report["model"] = std::move(model_json);
     report["load_ms"] = load_ms;
+    report["session_create_ms"] = Milliseconds(session_end - session_start);
     report["threads"] = options.threads;
     report["warmup_runs"] = options.warmup_runs;
     report["latency_ms"] = Json{{"runs", latency->runs},
@@ -465,6 +497,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
                                 {"p90", Milliseconds(latency->p90)},
                                 {"p99", Milliseconds(latency->p99)},
                                 {"max", Milliseconds(latency->max)}};
+    report["cpu_ms_per_run"] = cpu_ms_per_run;
     report["throughput_per_second"] = latency->throughput_per_second;
     report["warmup_ms"] = Milliseconds(window_start - bench_start);
     report["window"] = Json{{"start_monotonic_ns", MonotonicNanoseconds(window_start)},
@@ -472,6 +505,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
                             {"seconds", std::chrono::duration<double>(latency->total).count()}};
     report["memory"] = Json{{"arena_bytes", stats.arena_bytes},
                             {"unshared_bytes", stats.unshared_bytes},
+                            {"baseline_rss_bytes", baseline_rss},
                             {"peak_rss_bytes", rss}};
     if (!options.check_dir.empty()) {
       report["check"] = Json{{"dir", options.check_dir},
@@ -483,12 +517,16 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     if (options.profile) {
       Json nodes = Json::array();
       for (const auto& [ms, s] : node_ms) {
-        nodes.push_back(
-            Json{{"name", model->steps()[s].name}, {"op", model->steps()[s].label}, {"ms", ms}});
+        nodes.push_back(Json{{"name", model->steps()[s].name},
+                             {"op", model->steps()[s].label},
+                             {"ms", ms},
+                             {"min_ms", Milliseconds(profile.minimums()[s])}});
       }
       Json ops = Json::object();
       for (const auto& [op, ms] : op_ms) ops[op] = ms;
-      report["profile"] = Json{{"ops_ms", ops}, {"nodes_ms", nodes}};
+      Json ops_min = Json::object();
+      for (const auto& [op, ms] : op_min_ms) ops_min[op] = ms;
+      report["profile"] = Json{{"ops_ms", ops}, {"ops_min_ms", ops_min}, {"nodes_ms", nodes}};
     }
     if (!options.trace_path.empty()) {
       report["trace"] = Json{{"path", options.trace_path},
@@ -512,7 +550,8 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     for (const IoInfo& io : model->outputs()) {
       out << "output         " << io.name << " " << io.info.ToString() << "\n";
     }
-    out << "load           " << Fixed(load_ms, 1) << " ms\n";
+    out << "load           " << Fixed(load_ms, 1) << " ms, session "
+        << Fixed(Milliseconds(session_end - session_start), 1) << " ms\n";
     out << "parameters     " << stats.parameters << "\n";
     out << "FLOPs          " << Fixed(static_cast<double>(stats.flops) / 1e9, 3)
         << " G per inference\n";
@@ -522,7 +561,8 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     out << "memory         arena " << HumanBytes(stats.arena_bytes) << " (without reuse "
         << HumanBytes(stats.unshared_bytes) << "), constants " << HumanBytes(stats.constant_bytes)
         << ", peak RSS " << HumanBytes(rss) << "\n";
-    out << "threads        " << options.threads << "\n";
+    out << "threads        " << options.threads << " (CPU " << Fixed(cpu_ms_per_run, 3)
+        << " ms per run)\n";
     out << "runs           " << latency->runs << " timed, " << options.warmup_runs << " warm-up\n";
     out << "latency ms     min " << Fixed(Milliseconds(latency->min), 3) << "  mean "
         << Fixed(Milliseconds(latency->mean), 3) << "  p50 " << Fixed(Milliseconds(latency->p50), 3)
@@ -563,18 +603,21 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       }
     }
     if (options.profile) {
-      out << "profile        ms per run by op type:\n";
+      out << "profile        ms per run by op type (mean, sum of the steps' fastest runs):\n";
       std::vector<std::pair<double, std::string>> by_op;
       for (const auto& [op, ms] : op_ms) by_op.emplace_back(ms, op);
       std::stable_sort(by_op.begin(), by_op.end(),
                        [](const auto& a, const auto& b) { return a.first > b.first; });
       for (const auto& [ms, op] : by_op) {
-        out << "                 " << Fixed(ms, 3) << "  " << op << "\n";
+        out << "                 " << Fixed(ms, 3) << "  " << Fixed(op_min_ms[op], 3) << "  " << op
+            << "\n";
       }
-      out << "               slowest nodes:\n";
+      out << "               slowest nodes (mean, fastest run):\n";
       for (std::size_t i = 0; i < node_ms.size() && i < 10; ++i) {
-        const Model::Step& step = model->steps()[node_ms[i].second];
-        out << "                 " << Fixed(node_ms[i].first, 3) << "  " << step.name << " ("
+        const std::size_t s = node_ms[i].second;
+        const Model::Step& step = model->steps()[s];
+        out << "                 " << Fixed(node_ms[i].first, 3) << "  "
+            << Fixed(Milliseconds(profile.minimums()[s]), 3) << "  " << step.name << " ("
             << step.label << ")\n";
       }
     }

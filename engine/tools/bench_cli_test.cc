@@ -138,6 +138,7 @@ TEST(BenchCliTest, ReportsEverythingAsJson) {
   EXPECT_EQ(report["profile"]["nodes_ms"].size(), 2u);
   EXPECT_GT(report["load_ms"].get<double>(), 0.0);
   EXPECT_GE(report["warmup_ms"].get<double>(), 0.0);
+  EXPECT_GE(report["session_create_ms"].get<double>(), 0.0);
 }
 
 TEST(BenchCliTest, NamesItsTimedWindowOnTheMonotonicClock) {

@@ -1,0 +1,120 @@
+#include "engine/cpu/thread_pool.h"
+
+#include <system_error>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace edgemond::engine {
+namespace {
+
+// Iterations a worker polls for new work before it blocks. Each iteration is a pause
+// instruction (tens of nanoseconds), so this is tens of microseconds: longer than the gap
+// between two kernels of a network, far shorter than a scheduler tick.
+constexpr int kSpinIterations = 4000;
+
+constexpr int kChunkShift = 20;
+constexpr int kSectionShift = 40;
+constexpr std::uint64_t kChunkMask = (std::uint64_t{1} << kChunkShift) - 1;
+
+inline void CpuRelax() {
+#if defined(__x86_64__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
+#endif
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int threads) {
+  if (threads < 1) {
+    return Status::InvalidArgument("a thread pool needs at least 1 thread, not " +
+                                   std::to_string(threads));
+  }
+  std::unique_ptr<ThreadPool> pool(new ThreadPool());
+  pool->workers_.reserve(static_cast<std::size_t>(threads - 1));
+  for (int i = 1; i < threads; ++i) {
+    // std::thread reports failure with an exception; it is the only one that can reach us.
+    try {
+      pool->workers_.emplace_back([p = pool.get()] { p->WorkerLoop(); });
+    } catch (const std::system_error& e) {
+      return Status::ResourceExhausted(std::string("cannot start a worker thread: ") + e.what());
+    }
+  }
+  return pool;
+}
+
+ThreadPool::~ThreadPool() {
+  stop_.store(true, std::memory_order_relaxed);
+  wake_.fetch_add(1, std::memory_order_release);
+  wake_.notify_all();
+  for (std::thread& worker : workers_) worker.join();
+}
+
+void ThreadPool::RunChunks() noexcept {
+  std::uint64_t state = state_.load(std::memory_order_acquire);
+  while (true) {
+    const std::uint64_t next = (state >> kChunkShift) & kChunkMask;
+    const std::uint64_t chunks = state & kChunkMask;
+    if (next >= chunks) return;
+    if (!state_.compare_exchange_weak(state, state + (std::uint64_t{1} << kChunkShift),
+                                      std::memory_order_acquire, std::memory_order_acquire)) {
+      continue;  // `state` now holds the current value.
+    }
+    const auto chunk = static_cast<std::int64_t>(next);
+    const std::int64_t begin = chunk * chunk_;
+    const std::int64_t end = begin + chunk_ < tasks_ ? begin + chunk_ : tasks_;
+    (*fn_)(begin, end);
+    done_chunks_.fetch_add(1, std::memory_order_release);
+    state = state_.load(std::memory_order_acquire);
+  }
+}
+
+void ThreadPool::WorkerLoop() noexcept {
+  std::uint32_t seen = 0;
+  while (true) {
+    std::uint32_t current = wake_.load(std::memory_order_acquire);
+    for (int i = 0; current == seen && i < kSpinIterations; ++i) {
+      CpuRelax();
+      current = wake_.load(std::memory_order_acquire);
+    }
+    while (current == seen) {
+      wake_.wait(seen, std::memory_order_acquire);
+      current = wake_.load(std::memory_order_acquire);
+    }
+    seen = current;
+    if (stop_.load(std::memory_order_relaxed)) return;
+    RunChunks();
+  }
+}
+
+void ThreadPool::ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn fn) {
+  // A few chunks per thread: enough for the running threads to take over a descheduled one's
+  // share, few enough that claiming costs nothing next to a chunk's work.
+  const std::int64_t target_chunks = 4 * threads();
+  std::int64_t chunk = (tasks + target_chunks - 1) / target_chunks;
+  if (chunk < min_chunk) chunk = min_chunk < 1 ? 1 : min_chunk;
+  const std::int64_t chunks = (tasks + chunk - 1) / chunk;
+  fn_ = &fn;
+  tasks_ = tasks;
+  chunk_ = chunk;
+  done_chunks_.store(0, std::memory_order_relaxed);
+  const std::uint64_t section = (state_.load(std::memory_order_relaxed) >> kSectionShift) + 1;
+  state_.store((section << kSectionShift) | static_cast<std::uint64_t>(chunks),
+               std::memory_order_release);
+  wake_.fetch_add(1, std::memory_order_release);
+  wake_.notify_all();
+  RunChunks();
+  // Wait for chunks that workers claimed and are still running.
+  for (int i = 0; done_chunks_.load(std::memory_order_acquire) < chunks; ++i) {
+    if (i < kSpinIterations) {
+      CpuRelax();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
+}  // namespace edgemond::engine

@@ -1,0 +1,101 @@
+// ThreadPool: the engine's own workers for splitting one kernel's work across cores.
+//
+// A session with N threads owns a pool of N - 1 workers; the thread that calls Session::Run is
+// the N-th. ParallelFor splits [0, tasks) into a fixed set of contiguous chunks (the same split
+// for the same arguments, so results never depend on timing) that the caller and the workers
+// claim one at a time from an atomic counter. Claiming, rather than assigning chunk i to
+// thread i, is what keeps a busy machine from stalling a run: when another process holds a
+// core and a worker is not scheduled, the threads that are running take its chunks, and a run
+// is never slower than on one thread by more than one chunk (docs/adr/0108, after the
+// fork-join collapses measured in ENGINE-KERNELS.md section 3.4).
+//
+// Workers spin for a short while after each parallel section (a network runs the next kernel
+// within microseconds) and then block on a futex, so an idle pool costs no CPU.
+// ParallelFor allocates nothing.
+//
+// Thread safety: ParallelFor may be called by one thread at a time (the session's); `fn` runs
+// concurrently on several threads and must only write disjoint data per task.
+
+#ifndef EDGEMOND_ENGINE_CPU_THREAD_POOL_H_
+#define EDGEMOND_ENGINE_CPU_THREAD_POOL_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/result.h"
+
+namespace edgemond::engine {
+
+// A non-owning reference to a callable void(int64_t begin, int64_t end); the callable must
+// outlive the call it is passed to. No allocation, unlike std::function.
+class RangeFn {
+ public:
+  template <typename F>
+  RangeFn(const F& f)  // NOLINT(google-explicit-constructor)
+      : object_(&f), call_([](const void* object, std::int64_t begin, std::int64_t end) {
+          (*static_cast<const F*>(object))(begin, end);
+        }) {}
+  void operator()(std::int64_t begin, std::int64_t end) const { call_(object_, begin, end); }
+
+ private:
+  const void* object_;
+  void (*call_)(const void*, std::int64_t, std::int64_t);
+};
+
+class ThreadPool {
+ public:
+  // A pool for `threads` threads in all (the caller included), so threads - 1 workers.
+  // kInvalidArgument for threads < 1; kResourceExhausted when a thread cannot be started.
+  static Result<std::unique_ptr<ThreadPool>> Create(int threads);
+
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+  ~ThreadPool();
+
+  int threads() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // Calls fn(begin, end) on disjoint chunks covering [0, tasks), on up to threads() threads,
+  // and returns when all have finished. Chunks hold at least `min_chunk` tasks.
+  void ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn fn);
+
+ private:
+  ThreadPool() = default;
+  void WorkerLoop() noexcept;
+  void RunChunks() noexcept;
+
+  std::vector<std::thread> workers_;
+
+  // The current parallel section. The caller writes these, then publishes the section in
+  // state_; a thread reads them only after it has claimed a chunk of that section (an
+  // acquire CAS on state_), and the caller rewrites them only after every claimed chunk is
+  // done. A worker that wakes late finds no chunk to claim and never reads them.
+  const RangeFn* fn_ = nullptr;
+  std::int64_t tasks_ = 0;
+  std::int64_t chunk_ = 1;
+
+  // Section number (bits 40-63), next unclaimed chunk (bits 20-39), chunk count (bits 0-19).
+  alignas(64) std::atomic<std::uint64_t> state_{0};
+  alignas(64) std::atomic<std::int64_t> done_chunks_{0};
+  // Bumped to wake the workers (a futex word).
+  alignas(64) std::atomic<std::uint32_t> wake_{0};
+  std::atomic<bool> stop_{false};
+};
+
+// Runs fn over [0, tasks) on `pool`, or inline when pool is null or there is one chunk only.
+inline void ParallelFor(ThreadPool* pool, std::int64_t tasks, std::int64_t min_chunk, RangeFn fn) {
+  if (tasks <= 0) return;
+  if (pool == nullptr || pool->threads() == 1 || tasks <= min_chunk) {
+    fn(0, tasks);
+    return;
+  }
+  pool->ParallelFor(tasks, min_chunk, fn);
+}
+
+}  // namespace edgemond::engine
+
+#endif  // EDGEMOND_ENGINE_CPU_THREAD_POOL_H_

@@ -1,0 +1,161 @@
+// The optimized CPU kernels behind the engine's NHWC operators: one table of functions per
+// instruction set (engine/cpu/cpu_features.h), all written once in fast_kernels_impl.h over a
+// small vector type and compiled per ISA (fast_kernels_<isa>.cc). Every entry is tested
+// against the reference kernels on every ISA the test machine supports
+// (fast_kernels_test.cc); docs/adr/0108-engine-cpu-kernels.md.
+//
+// Data layout: activations are NHWC (channels innermost). Convolution weights are packed at
+// load by PackConvWeights into panels of kPanelWidth output channels: for each panel, K rows
+// of kPanelWidth floats, K = kernel_h * kernel_w * in_channels in (kh, kw, c) order, output
+// channels past the end zero-filled. The packing is the same on every ISA; each micro-kernel
+// reads one panel row per step of its reduction.
+//
+// Thread safety: the functions are pure over their arguments; they split their work over
+// `pool` (which may be null) and write only their outputs.
+
+#ifndef EDGEMOND_ENGINE_KERNELS_CPU_FAST_KERNELS_H_
+#define EDGEMOND_ENGINE_KERNELS_CPU_FAST_KERNELS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/cpu/cpu_features.h"
+#include "engine/cpu/thread_pool.h"
+
+namespace edgemond::engine::cpu {
+
+inline constexpr int kPanelWidth = 16;
+
+// An activation applied to a kernel's result before it is stored (a fused epilogue).
+enum class Activation : std::uint8_t {
+  kNone,
+  kRelu,         // max(0, x)
+  kLeakyRelu,    // x < 0 ? a * x : x
+  kClip,         // min(b, max(a, x))
+  kHardSigmoid,  // max(0, min(1, a * x + b))
+  kHardSwish,    // x * max(0, min(1, x / 6 + 1 / 2))
+  kSigmoid,      // 1 / (1 + exp(-x))
+  kSilu,         // x * sigmoid(x)
+};
+
+struct ActivationParams {
+  Activation kind = Activation::kNone;
+  float a = 0.0f;
+  float b = 0.0f;
+};
+
+// A convolution as an implicit GEMM over NHWC data: rows are output pixels, columns output
+// channels, the reduction runs over kernel taps x input channels. Grouped convolutions run
+// group by group (each group's channels are a slice of the pixel). A dense layer is the
+// 1x1 case with in_h = out_h = rows and in_w = out_w = 1.
+struct ConvArgs {
+  std::int64_t batch = 1;
+  std::int64_t in_h = 1, in_w = 1, out_h = 1, out_w = 1;
+  std::int64_t in_c = 0;   // Per group.
+  std::int64_t out_c = 0;  // Per group.
+  std::int64_t groups = 1;
+  std::int64_t kernel_h = 1, kernel_w = 1;
+  std::int64_t stride_h = 1, stride_w = 1;
+  std::int64_t dilation_h = 1, dilation_w = 1;
+  std::int64_t pad_top = 0, pad_left = 0;
+  std::int64_t x_pixel_stride = 0;  // Floats from one input pixel to the next.
+  // The input is planar (NCHW, one image after another) instead: a network's first layer,
+  // which then needs no transposed copy of the image. REQUIRES: groups == 1 and
+  // kernel_h * kernel_w * in_c <= kMaxNchwInputReduction; packed_w from
+  // PackNchwInputConvWeights. x_pixel_stride is unused.
+  bool x_nchw = false;
+  std::int64_t y_pixel_stride = 0;  // Floats from one output pixel to the next.
+  const float* x = nullptr;
+  float* y = nullptr;
+  const float* residual = nullptr;  // Added before the activation; laid out like y, or null.
+  const float* packed_w = nullptr;  // Groups one after another, each PackedConvFloats() long.
+  const float* bias = nullptr;      // groups x PaddedChannels(out_c), zero where absent.
+  const float* zero = nullptr;      // in_c zeros, read for padding taps.
+  ActivationParams activation;
+};
+
+// Depthwise convolution (group == channels, one filter per channel) over NHWC data.
+struct DepthwiseArgs {
+  std::int64_t batch = 1;
+  std::int64_t in_h = 1, in_w = 1, out_h = 1, out_w = 1;
+  std::int64_t channels = 0;
+  std::int64_t kernel_h = 1, kernel_w = 1;
+  std::int64_t stride_h = 1, stride_w = 1;
+  std::int64_t dilation_h = 1, dilation_w = 1;
+  std::int64_t pad_top = 0, pad_left = 0;
+  const float* x = nullptr;
+  float* y = nullptr;
+  const float* residual = nullptr;
+  const float* packed_w = nullptr;  // [kernel_h * kernel_w][channels].
+  const float* bias = nullptr;      // [channels], zeros where absent.
+  ActivationParams activation;
+};
+
+// Max pooling over NHWC data.
+struct PoolArgs {
+  std::int64_t batch = 1;
+  std::int64_t in_h = 1, in_w = 1, out_h = 1, out_w = 1;
+  std::int64_t channels = 0;
+  std::int64_t kernel_h = 1, kernel_w = 1;
+  std::int64_t stride_h = 1, stride_w = 1;
+  std::int64_t dilation_h = 1, dilation_w = 1;
+  std::int64_t pad_top = 0, pad_left = 0;
+  const float* x = nullptr;
+  float* y = nullptr;
+};
+
+enum class BinaryOp : std::uint8_t { kAdd, kSub, kMul, kDiv };
+
+struct FastKernels {
+  Isa isa = Isa::kPortable;
+  void (*conv)(const ConvArgs& args, ThreadPool* pool) = nullptr;
+  void (*depthwise)(const DepthwiseArgs& args, ThreadPool* pool) = nullptr;
+  void (*max_pool)(const PoolArgs& args, ThreadPool* pool) = nullptr;
+  // y[n][c] = mean over the pixels of x[n][p][c].
+  void (*global_average_pool)(const float* x, float* y, std::int64_t batch, std::int64_t pixels,
+                              std::int64_t channels, ThreadPool* pool) = nullptr;
+  // y[i] = act(x[i]) for i < count.
+  void (*activation)(const float* x, float* y, std::int64_t count, ActivationParams activation,
+                     ThreadPool* pool) = nullptr;
+  // y[r][c] = act(a[r][c] op b[r * b_row_stride + c]) for r < rows, c < cols: b_row_stride is
+  // cols for equal shapes and 0 for a row broadcast over the rows. A one-element b with
+  // cols == 1 is a scalar.
+  void (*binary)(BinaryOp op, const float* a, const float* b, float* y, std::int64_t rows,
+                 std::int64_t cols, std::int64_t b_row_stride, ActivationParams activation,
+                 ThreadPool* pool) = nullptr;
+};
+
+// The kernels for `isa`. REQUIRES: IsaSupported(isa).
+const FastKernels& FastKernelsFor(Isa isa);
+
+// Output channels rounded up to whole panels.
+inline std::int64_t PaddedChannels(std::int64_t channels) {
+  return (channels + kPanelWidth - 1) / kPanelWidth * kPanelWidth;
+}
+// Floats of one group's packed weights.
+inline std::int64_t PackedConvFloats(std::int64_t out_c, std::int64_t in_c, std::int64_t kernel_h,
+                                     std::int64_t kernel_w) {
+  return PaddedChannels(out_c) * in_c * kernel_h * kernel_w;
+}
+
+// Packs ONNX convolution weights [groups * out_c][in_c][kernel_h][kernel_w] (OIHW) into
+// `packed` (groups * PackedConvFloats(...) floats), as the file comment describes.
+void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, std::int64_t in_c,
+                     std::int64_t kernel_h, std::int64_t kernel_w, float* packed);
+
+// The longest reduction (kernel_h * kernel_w * in_c) of a convolution with planar input.
+inline constexpr std::int64_t kMaxNchwInputReduction = 256;
+
+// Packs ONNX convolution weights (OIHW, one group) for ConvArgs::x_nchw: the reduction runs in
+// (c, kh, kw) order, the weights' own.
+void PackNchwInputConvWeights(const float* w, std::int64_t out_c, std::int64_t in_c,
+                              std::int64_t kernel_h, std::int64_t kernel_w, float* packed);
+
+// Packs dense weights given as W[k][n] (transposed = false) or W[n][k]
+// (transposed = true) into the same panel layout with K = k, for a 1x1 convolution.
+void PackDenseWeights(const float* w, std::int64_t k, std::int64_t n, bool transposed,
+                      float* packed);
+
+}  // namespace edgemond::engine::cpu
+
+#endif  // EDGEMOND_ENGINE_KERNELS_CPU_FAST_KERNELS_H_

@@ -1,0 +1,884 @@
+// The optimized kernels, written once over the vector type Vec (vec_<isa>.h) and compiled once
+// per instruction set. Include in exactly one file per ISA, after that ISA's vec header and a
+// definition of kRows (the micro-kernel's pixel rows); everything here has internal linkage,
+// so the copies compiled with different -m flags never meet at link time. For the same reason
+// this file calls no std:: function template (an out-of-line copy of one compiled for AVX2
+// could be picked by the linker for the portable path).
+//
+// The GEMM micro-kernel keeps a kRows x kPanelWidth block of the output in registers and
+// walks the reduction one packed-weight row at a time: kPanelWidth / Vec::kWidth vector loads
+// of weights and kRows broadcasts of input values feed kRows x (kPanelWidth / Vec::kWidth)
+// fused multiply-adds. Input rows come through a small table of pointers built per tile
+// (an indirection table): the pixel a tap reads, or a zero row for padding, so that 1x1,
+// strided, dilated and padded convolutions share one kernel and no im2col buffer exists.
+
+#ifndef EDGEMOND_ENGINE_KERNELS_CPU_FAST_KERNELS_IMPL_H_
+#define EDGEMOND_ENGINE_KERNELS_CPU_FAST_KERNELS_IMPL_H_
+
+#include <cstdint>
+#include <cstring>
+
+#include "engine/kernels/cpu/fast_kernels.h"
+
+namespace edgemond::engine::cpu {
+namespace {
+
+using std::int64_t;
+
+constexpr int kW = Vec::kWidth;
+constexpr int kPanelVecs = kPanelWidth / kW;
+
+inline int64_t MinI(int64_t a, int64_t b) { return a < b ? a : b; }
+inline int64_t MaxI(int64_t a, int64_t b) { return a > b ? a : b; }
+
+// ---------------------------------------------------------------------------------------------
+// Activations.
+
+// exp(x), relative error about 2 ulp over the clamped range (Cephes' expf polynomial after
+// range reduction by powers of 2).
+inline Vec Exp(Vec x) {
+  x = Min(Set1(88.0f), x);
+  x = Max(Set1(-87.0f), x);
+  const Vec n = Round(Mul(x, Set1(1.44269504088896341f)));
+  Vec r = Fma(n, Set1(-0.693359375f), x);
+  r = Fma(n, Set1(2.12194440e-4f), r);
+  Vec p = Set1(1.9875691500e-4f);
+  p = Fma(p, r, Set1(1.3981999507e-3f));
+  p = Fma(p, r, Set1(8.3334519073e-3f));
+  p = Fma(p, r, Set1(4.1665795894e-2f));
+  p = Fma(p, r, Set1(1.6666665459e-1f));
+  p = Fma(p, r, Set1(5.0000001201e-1f));
+  p = Fma(p, Mul(r, r), Add(r, Set1(1.0f)));
+  return Mul(p, Pow2(n));
+}
+
+inline Vec Sigmoid(Vec x) {
+  const Vec one = Set1(1.0f);
+  return Div(one, Add(one, Exp(Sub(Zero(), x))));
+}
+
+template <Activation kAct>
+inline Vec Activate(Vec x, const ActivationParams& p) {
+  if constexpr (kAct == Activation::kNone) {
+    return x;
+  } else if constexpr (kAct == Activation::kRelu) {
+    return Max(Zero(), x);
+  } else if constexpr (kAct == Activation::kLeakyRelu) {
+    return Fma(Set1(p.a), Min(Zero(), x), Max(Zero(), x));
+  } else if constexpr (kAct == Activation::kClip) {
+    return Min(Set1(p.b), Max(Set1(p.a), x));
+  } else if constexpr (kAct == Activation::kHardSigmoid) {
+    return Min(Set1(1.0f), Max(Zero(), Fma(Set1(p.a), x, Set1(p.b))));
+  } else if constexpr (kAct == Activation::kHardSwish) {
+    const Vec gate = Min(Set1(1.0f), Max(Zero(), Fma(Set1(1.0f / 6.0f), x, Set1(0.5f))));
+    return Mul(x, gate);
+  } else if constexpr (kAct == Activation::kSigmoid) {
+    return Sigmoid(x);
+  } else {
+    return Mul(x, Sigmoid(x));
+  }
+}
+
+// Calls f.template operator()<kAct>() for the runtime activation kind.
+template <typename F>
+inline void WithActivation(Activation kind, F&& f) {
+  switch (kind) {
+    case Activation::kNone:
+      f.template operator()<Activation::kNone>();
+      return;
+    case Activation::kRelu:
+      f.template operator()<Activation::kRelu>();
+      return;
+    case Activation::kLeakyRelu:
+      f.template operator()<Activation::kLeakyRelu>();
+      return;
+    case Activation::kClip:
+      f.template operator()<Activation::kClip>();
+      return;
+    case Activation::kHardSigmoid:
+      f.template operator()<Activation::kHardSigmoid>();
+      return;
+    case Activation::kHardSwish:
+      f.template operator()<Activation::kHardSwish>();
+      return;
+    case Activation::kSigmoid:
+      f.template operator()<Activation::kSigmoid>();
+      return;
+    case Activation::kSilu:
+      f.template operator()<Activation::kSilu>();
+      return;
+  }
+}
+
+// Applies the activation to count floats in place-or-copy; the tail goes through a padded
+// buffer so that every element sees the same vector code.
+template <Activation kAct>
+inline void ActivateSpan(const float* x, float* y, int64_t count, const ActivationParams& p) {
+  int64_t i = 0;
+  for (; i + kW <= count; i += kW) Store(y + i, Activate<kAct>(Load(x + i), p));
+  if (i < count) {
+    float buffer[kW] = {};
+    for (int64_t j = 0; j < count - i; ++j) buffer[j] = x[i + j];
+    Store(buffer, Activate<kAct>(Load(buffer), p));
+    for (int64_t j = 0; j < count - i; ++j) y[i + j] = buffer[j];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// GEMM micro-kernel and convolution.
+
+// The convolution is a blocked GEMM. Its reduction (taps x input channels) runs in chunks of
+// kReductionChunk: a tile's kRows input rows are copied for one chunk into a buffer whose row
+// stride is a compile-time constant, so that the micro-kernel addresses every row from one base
+// register with constant offsets (with one pointer per row, the 12 rows of the AVX-512 tile
+// need more general registers than x86-64 has, and the compiler's spills and reloads cost
+// about 15 % of the multiply-add throughput). Every group of weight panels of the task then
+// runs over the copied chunk, accumulating into its output tile, so the copy is paid once per
+// chunk, not once per panel group; between chunks a tile's partial sums wait in the output.
+constexpr int64_t kReductionChunk = 256;
+
+// A tile's reduction rows: row r is the concatenation over taps t of rows[t * kRows + r][0, cin).
+struct TileRows {
+  const float* const* rows;
+  int64_t taps;
+  int64_t cin;
+};
+
+// Copies reduction elements [k0, k0 + len) of the kRows rows into buf (row stride
+// kReductionChunk).
+inline void PackChunk(const TileRows& src, int64_t k0, int64_t len, float* buf) {
+  int64_t t = k0 / src.cin;
+  int64_t c = k0 - t * src.cin;
+  for (int64_t done = 0; done < len; ++t, c = 0) {
+    const int64_t seg = MinI(src.cin - c, len - done);
+    for (int r = 0; r < kRows; ++r) {
+      const float* from = src.rows[t * kRows + r] + c;
+      float* to = buf + r * kReductionChunk + done;
+      int64_t i = 0;
+      for (; i + kW <= seg; i += kW) Store(to + i, Load(from + i));
+      for (; i < seg; ++i) to[i] = from[i];
+    }
+    done += seg;
+  }
+}
+
+// Where a micro-tile starts from and what it does with its result.
+struct TileIo {
+  const float* bias;  // First chunk: start from the bias; otherwise from the partial sums in y.
+  float* y;           // Output tile, row stride ldy.
+  int64_t ldy;
+  bool last;              // Last chunk: add the residual, activate. Otherwise store partial sums.
+  const float* residual;  // Row stride ldy, or null.
+  int mr;                 // Rows and columns to store (the rest of the tile is dropped).
+  int nc;
+};
+
+// One kR x (kP * kPanelWidth) output tile over one chunk of the reduction:
+// acc[r][n] (+)= sum_k buf[r][k] * w[k][n]; after the last chunk y = act(acc + residual). The
+// kP panels of weights lie `panel_stride` floats apart. kR < kRows serves the last rows of a
+// block (and dense layers of one row) without computing rows that would be dropped; kP = 2
+// halves the broadcasts per multiply-add where the register file allows (AVX-512: 12 x 2
+// accumulators).
+template <Activation kAct, int kR, int kP>
+inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t panel_stride,
+                      const TileIo& io, const ActivationParams& p) {
+  constexpr int kVecs = kP * kPanelVecs;
+  // Columns of vector j to load and store: all kW, or fewer in the last panel of a layer whose
+  // channel count is not a multiple of the tile's (those go through masked moves).
+  const auto lanes = [&](int j) { return MinI(kW, MaxI(0, io.nc - j * kW)); };
+  const int rows = io.mr < kR ? io.mr : kR;
+  Vec acc[kR][kVecs];
+  if (io.bias != nullptr) {
+    for (int j = 0; j < kVecs; ++j) {
+      const Vec b = Load(io.bias + j * kW);
+      for (int r = 0; r < kR; ++r) acc[r][j] = b;
+    }
+  } else {
+    for (int r = 0; r < kR; ++r) {
+      for (int j = 0; j < kVecs; ++j) {
+        const int n = r < rows ? static_cast<int>(lanes(j)) : 0;
+        acc[r][j] =
+            n == kW ? Load(io.y + r * io.ldy + j * kW) : LoadPartial(io.y + r * io.ldy + j * kW, n);
+      }
+    }
+  }
+  for (int64_t k = 0; k < len; ++k) {
+    Vec b[kVecs];
+    for (int q = 0; q < kP; ++q) {
+      for (int j = 0; j < kPanelVecs; ++j) {
+        b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
+      }
+    }
+    for (int r = 0; r < kR; ++r) {
+      const Vec s = Set1(buf[r * kReductionChunk + k]);
+      for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
+    }
+    w += kPanelWidth;
+  }
+  const float* residual = io.last ? io.residual : nullptr;
+  for (int r = 0; r < rows; ++r) {
+    for (int j = 0; j < kVecs; ++j) {
+      const int n = static_cast<int>(lanes(j));
+      if (n == 0) continue;
+      float* y = io.y + r * io.ldy + j * kW;
+      Vec v = acc[r][j];
+      if (n == kW) {
+        if (residual != nullptr) v = Add(v, Load(residual + r * io.ldy + j * kW));
+        Store(y, io.last ? Activate<kAct>(v, p) : v);
+      } else {
+        if (residual != nullptr) v = Add(v, LoadPartial(residual + r * io.ldy + j * kW, n));
+        StorePartial(y, io.last ? Activate<kAct>(v, p) : v, n);
+      }
+    }
+  }
+}
+
+template <Activation kAct, int kP>
+inline void MicroTileRows(const float* buf, int64_t len, const float* w, int64_t panel_stride,
+                          const TileIo& io, const ActivationParams& p) {
+  if (io.mr > kRows / 2) {
+    MicroTile<kAct, kRows, kP>(buf, len, w, panel_stride, io, p);
+  } else if (io.mr > 1) {
+    MicroTile<kAct, kRows / 2, kP>(buf, len, w, panel_stride, io, p);
+  } else {
+    MicroTile<kAct, 1, kP>(buf, len, w, panel_stride, io, p);
+  }
+}
+
+// A tile of `tile_panels` (<= kTilePanels) panels.
+template <Activation kAct>
+inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, const float* w,
+                            int64_t panel_stride, const TileIo& io, const ActivationParams& p) {
+  if constexpr (kTilePanels >= 4) {
+    if (tile_panels == 4) return MicroTileRows<kAct, 4>(buf, len, w, panel_stride, io, p);
+    if (tile_panels == 3) return MicroTileRows<kAct, 3>(buf, len, w, panel_stride, io, p);
+  }
+  if constexpr (kTilePanels >= 2) {
+    if (tile_panels == 2) return MicroTileRows<kAct, 2>(buf, len, w, panel_stride, io, p);
+  }
+  MicroTileRows<kAct, 1>(buf, len, w, panel_stride, io, p);
+}
+
+// The most taps one indirection table holds (kNhwcConvMaxTaps).
+constexpr int kMaxTaps = 64;
+
+template <Activation kAct>
+void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
+  const int64_t pixels = g.out_h * g.out_w;
+  const int64_t taps = g.kernel_h * g.kernel_w;
+  const int64_t k = taps * g.in_c;
+  const int64_t panels = PaddedChannels(g.out_c) / kPanelWidth;
+  const int64_t panel_groups = (panels + kTilePanels - 1) / kTilePanels;
+  const int64_t group_floats = PackedConvFloats(g.out_c, g.in_c, g.kernel_h, g.kernel_w);
+  const bool pointwise = taps == 1 && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 0 &&
+                         g.pad_left == 0 && g.in_h == g.out_h && g.in_w == g.out_w;
+  // Pixel blocks: the input a block reads (about pixels x in_c floats) stays in the L2 cache.
+  const int64_t budget_pixels = 65536 / MaxI(1, g.in_c);
+  const int64_t block_tiles = MaxI(1, MinI(64, budget_pixels / kRows));
+  const int64_t block = block_tiles * kRows;
+  const int64_t blocks = (pixels + block - 1) / block;
+  // Slices of panel groups: one chunk of a slice's weights (at most 256 KiB) stays in the L2
+  // cache while all tiles of a block pass over it. Small images with many output channels
+  // (the last layers of a network) get narrower slices, so that every thread has work.
+  // Chunks of equal length (a 3x3 layer of 64 channels, 576, runs as 2 x 288 rather than
+  // 256 + 256 + 64): each chunk costs a copy and a pass of the tile's accumulators through
+  // memory.
+  const int64_t chunks = (k + kReductionChunk - 1) / kReductionChunk;
+  const int64_t chunk = (k + chunks - 1) / chunks;
+  const int64_t chunk_group_bytes = chunk * kTilePanels * kPanelWidth * 4;
+  int64_t slice = MaxI(1, MinI(panel_groups, (256 << 10) / chunk_group_bytes));
+  const int64_t threads = pool != nullptr ? pool->threads() : 1;
+  while (slice > 1 &&
+         g.batch * g.groups * blocks * ((panel_groups + slice - 1) / slice) < 4 * threads) {
+    slice = (slice + 1) / 2;
+  }
+  const int64_t slices = (panel_groups + slice - 1) / slice;
+  const bool chunks_outer = k * slice * kTilePanels * kPanelWidth * 4 > (512 << 10);
+  // Tasks: (image, group, block, slice), slice fastest.
+  const int64_t tasks = g.batch * g.groups * blocks * slices;
+
+  ParallelFor(pool, tasks, 1, [&](int64_t begin, int64_t end) {
+    // Indirection table for one tile: taps x kRows pointers (7x7 kernels: 294).
+    const float* rows[kMaxTaps * kRows];
+    alignas(64) float buf[kRows * kReductionChunk];
+    const TileRows src{rows, taps, g.in_c};
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t sl = task % slices;
+      int64_t rest = task / slices;
+      const int64_t b = rest % blocks;
+      rest /= blocks;
+      const int64_t group = rest % g.groups;
+      const int64_t n = rest / g.groups;
+      const float* x = g.x + n * g.in_h * g.in_w * g.x_pixel_stride + group * g.in_c;
+      const int64_t p_end = MinI(pixels, (b + 1) * block);
+      const int64_t pg_begin = sl * slice;
+      const int64_t pg_end = MinI(panel_groups, pg_begin + slice);
+      // One tile's rows for one chunk, then every panel group of the slice over them.
+      const auto tile_rows = [&](int64_t p0, int mr) {
+        for (int r = 0; r < kRows; ++r) {
+          const int64_t p = p0 + (r < mr ? r : mr - 1);
+          if (pointwise) {
+            rows[r] = x + p * g.x_pixel_stride;
+            continue;
+          }
+          const int64_t oh = p / g.out_w;
+          const int64_t ow = p - oh * g.out_w;
+          int64_t t = 0;
+          for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+            const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+            const bool row_ok = ih >= 0 && ih < g.in_h;
+            for (int64_t kw = 0; kw < g.kernel_w; ++kw, ++t) {
+              const int64_t iw = ow * g.stride_w - g.pad_left + kw * g.dilation_w;
+              rows[t * kRows + r] = row_ok && iw >= 0 && iw < g.in_w
+                                        ? x + (ih * g.in_w + iw) * g.x_pixel_stride
+                                        : g.zero;
+            }
+          }
+        }
+      };
+      // Pointwise layers stream their input once, with little work per row (a 32-channel
+      // pixel is 32 multiply-adds per output channel): the next tile's rows are requested
+      // while this tile computes, instead of when its copy reaches them.
+      const auto prefetch_next = [&](int64_t p0) {
+        if (!pointwise || p0 + 2 * kRows > p_end) return;
+        const float* next = x + (p0 + kRows) * g.x_pixel_stride;
+        const int64_t span = MinI(g.in_c, kReductionChunk);
+        for (int r = 0; r < kRows; ++r) {
+          for (int64_t c = 0; c < span; c += 64 / sizeof(float)) {
+            __builtin_prefetch(next + r * g.x_pixel_stride + c);
+          }
+        }
+      };
+      const auto tile_chunk = [&](int64_t p0, int mr, int64_t k0) {
+        const int64_t len = MinI(chunk, k - k0);
+        PackChunk(src, k0, len, buf);
+        for (int64_t q = pg_begin; q < pg_end; ++q) {
+          const int64_t panel = q * kTilePanels;
+          const int tile_panels = static_cast<int>(MinI(kTilePanels, panels - panel));
+          const float* w =
+              g.packed_w + group * group_floats + panel * k * kPanelWidth + k0 * kPanelWidth;
+          const int64_t col = group * g.out_c + panel * kPanelWidth;
+          const int64_t y_offset = (n * pixels + p0) * g.y_pixel_stride + col;
+          TileIo io;
+          io.bias =
+              k0 == 0 ? g.bias + group * PaddedChannels(g.out_c) + panel * kPanelWidth : nullptr;
+          io.y = g.y + y_offset;
+          io.ldy = g.y_pixel_stride;
+          io.last = k0 + len == k;
+          io.residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
+          io.mr = mr;
+          io.nc = static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
+          MicroTilePanels<kAct>(tile_panels, buf, len, w, k * kPanelWidth, io, g.activation);
+        }
+      };
+      if (chunks_outer) {
+        // A chunk of the slice's weights serves every tile of the block from the L2 cache; the
+        // tiles' partial sums wait in the output between chunks.
+        for (int64_t k0 = 0; k0 < k; k0 += chunk) {
+          for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
+            const int mr = static_cast<int>(MinI(kRows, p_end - p0));
+            tile_rows(p0, mr);
+            tile_chunk(p0, mr, k0);
+          }
+        }
+      } else {
+        // The slice's weights fit in the L2 cache: each tile runs its whole reduction.
+        for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
+          const int mr = static_cast<int>(MinI(kRows, p_end - p0));
+          tile_rows(p0, mr);
+          prefetch_next(p0);
+          for (int64_t k0 = 0; k0 < k; k0 += chunk) tile_chunk(p0, mr, k0);
+        }
+      }
+    }
+  });
+}
+
+// A tile of kR pixels of one output row of a convolution on a planar (NCHW) image, all of
+// whose windows lie inside the image: the reduction (c, kh, kw) reads each input value
+// straight from the image, the kR values of one step kStride floats apart, so from one base
+// register with constant offsets. `x` points at the tile's first window's top-left input value
+// in plane 0.
+template <Activation kAct, int kR, int kP, int kStride>
+inline void PlanarTile(const ConvArgs& g, const float* x, int64_t plane, const float* w,
+                       int64_t panel_stride, const TileIo& io) {
+  constexpr int kVecs = kP * kPanelVecs;
+  Vec acc[kR][kVecs];
+  for (int j = 0; j < kVecs; ++j) {
+    const Vec b = Load(io.bias + j * kW);
+    for (int r = 0; r < kR; ++r) acc[r][j] = b;
+  }
+  for (int64_t c = 0; c < g.in_c; ++c) {
+    for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+      const float* row = x + c * plane + kh * g.dilation_h * g.in_w;
+      for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+        Vec b[kVecs];
+        for (int q = 0; q < kP; ++q) {
+          for (int j = 0; j < kPanelVecs; ++j) {
+            b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
+          }
+        }
+        for (int r = 0; r < kR; ++r) {
+          const Vec s = Set1(row[kw + r * kStride]);
+          for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
+        }
+        w += kPanelWidth;
+      }
+    }
+  }
+  for (int r = 0; r < kR; ++r) {
+    for (int j = 0; j < kVecs; ++j) {
+      Vec v = acc[r][j];
+      if (io.residual != nullptr) v = Add(v, Load(io.residual + r * io.ldy + j * kW));
+      Store(io.y + r * io.ldy + j * kW, Activate<kAct>(v, g.activation));
+    }
+  }
+}
+
+// A first layer on a planar (NCHW) image, tile by tile along the output rows: whole tiles
+// inside the image read it in place (PlanarTile, strides 1 and 2); the others gather their
+// im2col rows, in (c, kh, kw) order, into the chunk buffer (a window row is kernel_w
+// contiguous floats of one plane) for the general micro-kernel. Every panel group of the
+// layer runs over each tile.
+template <Activation kAct>
+void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
+  const int64_t pixels = g.out_h * g.out_w;
+  const int64_t k = g.kernel_h * g.kernel_w * g.in_c;
+  const int64_t plane = g.in_h * g.in_w;
+  const int64_t panels = PaddedChannels(g.out_c) / kPanelWidth;
+  const int64_t panel_groups = (panels + kTilePanels - 1) / kTilePanels;
+  const int64_t row_tiles = (g.out_w + kRows - 1) / kRows;
+  const float* x_end = g.x + g.batch * g.in_c * plane;
+  const bool direct_ok = g.dilation_w == 1 && (g.stride_w == 1 || g.stride_w == 2) &&
+                         g.out_c % (kTilePanels * kPanelWidth) == 0;
+  // Output columns whose windows lie inside the image.
+  int64_t ow_lo = 0;
+  while (ow_lo < g.out_w && ow_lo * g.stride_w - g.pad_left < 0) ++ow_lo;
+  int64_t ow_hi = g.out_w;
+  while (ow_hi > ow_lo && (ow_hi - 1) * g.stride_w - g.pad_left + g.kernel_w > g.in_w) --ow_hi;
+  ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
+    // A vector of slack for the overshooting copies of the last row.
+    alignas(64) float buf[kRows * kReductionChunk + kW];
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t n = task / g.out_h;
+      const int64_t oh = task - n * g.out_h;
+      const float* x = g.x + n * g.in_c * plane;
+      const int64_t ih0 = oh * g.stride_h - g.pad_top;
+      const bool rows_inside = ih0 >= 0 && ih0 + (g.kernel_h - 1) * g.dilation_h < g.in_h;
+      for (int64_t tile = 0; tile < row_tiles; ++tile) {
+        const int64_t ow0 = tile * kRows;
+        const int mr = static_cast<int>(MinI(kRows, g.out_w - ow0));
+        const int64_t p0 = oh * g.out_w + ow0;
+        const int64_t y_base = (n * pixels + p0) * g.y_pixel_stride;
+        if (direct_ok && rows_inside && mr == kRows && ow0 >= ow_lo && ow0 + kRows <= ow_hi) {
+          const float* corner = x + ih0 * g.in_w + ow0 * g.stride_w - g.pad_left;
+          for (int64_t q = 0; q < panel_groups; ++q) {
+            const int64_t panel = q * kTilePanels;
+            TileIo io;
+            io.bias = g.bias + panel * kPanelWidth;
+            io.y = g.y + y_base + panel * kPanelWidth;
+            io.ldy = g.y_pixel_stride;
+            io.last = true;
+            io.residual =
+                g.residual != nullptr ? g.residual + y_base + panel * kPanelWidth : nullptr;
+            io.mr = mr;
+            io.nc = kTilePanels * kPanelWidth;
+            const float* w = g.packed_w + panel * k * kPanelWidth;
+            if (g.stride_w == 1) {
+              PlanarTile<kAct, kRows, kTilePanels, 1>(g, corner, plane, w, k * kPanelWidth, io);
+            } else {
+              PlanarTile<kAct, kRows, kTilePanels, 2>(g, corner, plane, w, k * kPanelWidth, io);
+            }
+          }
+          continue;
+        }
+        for (int r = 0; r < kRows; ++r) {
+          const int64_t ow = ow0 + (r < mr ? r : mr - 1);
+          const int64_t iw0 = ow * g.stride_w - g.pad_left;
+          const bool columns_inside = g.dilation_w == 1 && iw0 >= 0 && iw0 + g.kernel_w <= g.in_w;
+          float* to = buf + r * kReductionChunk;
+          for (int64_t c = 0; c < g.in_c; ++c) {
+            for (int64_t kh = 0; kh < g.kernel_h; ++kh, to += g.kernel_w) {
+              const int64_t ih = ih0 + kh * g.dilation_h;
+              if (ih < 0 || ih >= g.in_h) {
+                for (int64_t kw = 0; kw < g.kernel_w; ++kw) to[kw] = 0.0f;
+                continue;
+              }
+              const float* from = x + c * plane + ih * g.in_w;
+              if (columns_inside && from + iw0 + kW <= x_end && g.kernel_w <= kW) {
+                // One vector, overshooting into the next window row of the buffer, which the
+                // next copy (or nothing, past the reduction) overwrites.
+                Store(to, Load(from + iw0));
+                continue;
+              }
+              for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+                const int64_t iw = iw0 + kw * g.dilation_w;
+                to[kw] = iw >= 0 && iw < g.in_w ? from[iw] : 0.0f;
+              }
+            }
+          }
+        }
+        for (int64_t q = 0; q < panel_groups; ++q) {
+          const int64_t panel = q * kTilePanels;
+          const int tile_panels = static_cast<int>(MinI(kTilePanels, panels - panel));
+          const int64_t y_offset = y_base + panel * kPanelWidth;
+          TileIo io;
+          io.bias = g.bias + panel * kPanelWidth;
+          io.y = g.y + y_offset;
+          io.ldy = g.y_pixel_stride;
+          io.last = true;
+          io.residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
+          io.mr = mr;
+          io.nc = static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
+          const float* w = g.packed_w + panel * k * kPanelWidth;
+          MicroTilePanels<kAct>(tile_panels, buf, k, w, k * kPanelWidth, io, g.activation);
+        }
+      }
+    }
+  });
+}
+
+void Conv(const ConvArgs& args, ThreadPool* pool) {
+  if (args.x_nchw) {
+    WithActivation(args.activation.kind,
+                   [&]<Activation kAct>() { NchwInputConvImpl<kAct>(args, pool); });
+    return;
+  }
+  WithActivation(args.activation.kind, [&]<Activation kAct>() { ConvImpl<kAct>(args, pool); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Depthwise convolution.
+
+// One output pixel's channels [c, c + kW): the taps inside the input.
+template <Activation kAct>
+inline void DepthwisePixel(const DepthwiseArgs& g, const float* x_image, int64_t oh, int64_t ow,
+                           int64_t c, float* y, const float* residual) {
+  Vec acc = Load(g.bias + c);
+  for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+    const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+    if (ih < 0 || ih >= g.in_h) continue;
+    for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+      const int64_t iw = ow * g.stride_w - g.pad_left + kw * g.dilation_w;
+      if (iw < 0 || iw >= g.in_w) continue;
+      acc = Fma(Load(x_image + (ih * g.in_w + iw) * g.channels + c),
+                Load(g.packed_w + (kh * g.kernel_w + kw) * g.channels + c), acc);
+    }
+  }
+  if (residual != nullptr) acc = Add(acc, Load(residual));
+  Store(y, Activate<kAct>(acc, g.activation));
+}
+
+// Interior pixels with a kernel known at compile time: the weights of a channel block stay in
+// registers, and four output pixels are computed at once (four independent FMA chains).
+template <Activation kAct, int kKh, int kKw>
+inline void DepthwiseInterior(const DepthwiseArgs& g, const float* x_image, int64_t oh,
+                              int64_t ow_begin, int64_t ow_end, int64_t c, float* y_row,
+                              const float* res_row) {
+  Vec wv[kKh * kKw];
+  for (int t = 0; t < kKh * kKw; ++t) wv[t] = Load(g.packed_w + t * g.channels + c);
+  const Vec bias = Load(g.bias + c);
+  const int64_t ih0 = oh * g.stride_h - g.pad_top;
+  const int64_t step = g.stride_w * g.channels;
+  const int64_t dil_w = g.dilation_w * g.channels;
+  int64_t ow = ow_begin;
+  for (; ow + 4 <= ow_end; ow += 4) {
+    Vec a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+    for (int kh = 0; kh < kKh; ++kh) {
+      const float* xr =
+          x_image +
+          ((ih0 + kh * g.dilation_h) * g.in_w + (ow * g.stride_w - g.pad_left)) * g.channels + c;
+      for (int kw = 0; kw < kKw; ++kw) {
+        const float* xp = xr + kw * dil_w;
+        const Vec wt = wv[kh * kKw + kw];
+        a0 = Fma(Load(xp), wt, a0);
+        a1 = Fma(Load(xp + step), wt, a1);
+        a2 = Fma(Load(xp + 2 * step), wt, a2);
+        a3 = Fma(Load(xp + 3 * step), wt, a3);
+      }
+    }
+    float* yp = y_row + ow * g.channels + c;
+    if (res_row != nullptr) {
+      const float* rp = res_row + ow * g.channels + c;
+      a0 = Add(a0, Load(rp));
+      a1 = Add(a1, Load(rp + g.channels));
+      a2 = Add(a2, Load(rp + 2 * g.channels));
+      a3 = Add(a3, Load(rp + 3 * g.channels));
+    }
+    Store(yp, Activate<kAct>(a0, g.activation));
+    Store(yp + g.channels, Activate<kAct>(a1, g.activation));
+    Store(yp + 2 * g.channels, Activate<kAct>(a2, g.activation));
+    Store(yp + 3 * g.channels, Activate<kAct>(a3, g.activation));
+  }
+  for (; ow < ow_end; ++ow) {
+    Vec a0 = bias;
+    for (int kh = 0; kh < kKh; ++kh) {
+      const float* xr =
+          x_image +
+          ((ih0 + kh * g.dilation_h) * g.in_w + (ow * g.stride_w - g.pad_left)) * g.channels + c;
+      for (int kw = 0; kw < kKw; ++kw) a0 = Fma(Load(xr + kw * dil_w), wv[kh * kKw + kw], a0);
+    }
+    if (res_row != nullptr) a0 = Add(a0, Load(res_row + ow * g.channels + c));
+    Store(y_row + ow * g.channels + c, Activate<kAct>(a0, g.activation));
+  }
+}
+
+template <Activation kAct>
+void DepthwiseImpl(const DepthwiseArgs& g, ThreadPool* pool) {
+  // Output columns whose whole window lies inside the input.
+  int64_t ow_lo = 0;
+  while (ow_lo < g.out_w && ow_lo * g.stride_w - g.pad_left < 0) ++ow_lo;
+  int64_t ow_hi = g.out_w;
+  while (ow_hi > ow_lo &&
+         (ow_hi - 1) * g.stride_w - g.pad_left + (g.kernel_w - 1) * g.dilation_w >= g.in_w) {
+    --ow_hi;
+  }
+  // Channels covered by vectors (all of them once there is one whole vector), the rest (fewer
+  // than a vector's width in all) one at a time.
+  const int64_t vec_channels = g.channels >= kW ? (g.channels + kW - 1) / kW * kW : 0;
+  ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t n = row / g.out_h;
+      const int64_t oh = row - n * g.out_h;
+      const float* x_image = g.x + n * g.in_h * g.in_w * g.channels;
+      float* y_row = g.y + row * g.out_w * g.channels;
+      const float* res_row =
+          g.residual != nullptr ? g.residual + row * g.out_w * g.channels : nullptr;
+      const int64_t ih_first = oh * g.stride_h - g.pad_top;
+      const bool rows_inside = ih_first >= 0 && ih_first + (g.kernel_h - 1) * g.dilation_h < g.in_h;
+      // Whole vectors of channels; when the count is not a multiple of the width, the last
+      // vector overlaps the one before it (those channels are computed twice, identically),
+      // so no channel goes down a scalar path.
+      for (int64_t c0 = 0; c0 < vec_channels; c0 += kW) {
+        const int64_t c = c0 + kW <= g.channels ? c0 : g.channels - kW;
+        const auto edge = [&](int64_t ow) {
+          DepthwisePixel<kAct>(g, x_image, oh, ow, c, y_row + ow * g.channels + c,
+                               res_row != nullptr ? res_row + ow * g.channels + c : nullptr);
+        };
+        if (!rows_inside) {
+          for (int64_t ow = 0; ow < g.out_w; ++ow) edge(ow);
+          continue;
+        }
+        for (int64_t ow = 0; ow < ow_lo; ++ow) edge(ow);
+        if (g.kernel_h == 3 && g.kernel_w == 3) {
+          DepthwiseInterior<kAct, 3, 3>(g, x_image, oh, ow_lo, ow_hi, c, y_row, res_row);
+        } else if (g.kernel_h == 5 && g.kernel_w == 5) {
+          DepthwiseInterior<kAct, 5, 5>(g, x_image, oh, ow_lo, ow_hi, c, y_row, res_row);
+        } else {
+          for (int64_t ow = ow_lo; ow < ow_hi; ++ow) edge(ow);
+        }
+        for (int64_t ow = ow_hi > ow_lo ? ow_hi : ow_lo; ow < g.out_w; ++ow) edge(ow);
+      }
+      // Fewer channels than one vector: one at a time through a padded vector.
+      for (int64_t c = vec_channels > 0 ? g.channels : 0; c < g.channels; ++c) {
+        for (int64_t ow = 0; ow < g.out_w; ++ow) {
+          float acc = g.bias[c];
+          for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+            const int64_t ih = ih_first + kh * g.dilation_h;
+            if (ih < 0 || ih >= g.in_h) continue;
+            for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+              const int64_t iw = ow * g.stride_w - g.pad_left + kw * g.dilation_w;
+              if (iw < 0 || iw >= g.in_w) continue;
+              acc += x_image[(ih * g.in_w + iw) * g.channels + c] *
+                     g.packed_w[(kh * g.kernel_w + kw) * g.channels + c];
+            }
+          }
+          if (res_row != nullptr) acc += res_row[ow * g.channels + c];
+          float lane[kW] = {};
+          lane[0] = acc;
+          y_row[ow * g.channels + c] = Lane0(Activate<kAct>(Load(lane), g.activation));
+        }
+      }
+    }
+  });
+}
+
+void Depthwise(const DepthwiseArgs& args, ThreadPool* pool) {
+  WithActivation(args.activation.kind, [&]<Activation kAct>() { DepthwiseImpl<kAct>(args, pool); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pooling.
+
+template <bool kMax>
+void PoolImpl(const PoolArgs& g, ThreadPool* pool) {
+  ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t n = row / g.out_h;
+      const int64_t oh = row - n * g.out_h;
+      const float* x_image = g.x + n * g.in_h * g.in_w * g.channels;
+      float* y_row = g.y + row * g.out_w * g.channels;
+      const int64_t ih0 = oh * g.stride_h - g.pad_top;
+      for (int64_t ow = 0; ow < g.out_w; ++ow) {
+        const int64_t iw0 = ow * g.stride_w - g.pad_left;
+        int64_t count = 0;
+        for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+          const int64_t ih = ih0 + kh * g.dilation_h;
+          if (ih < 0 || ih >= g.in_h) continue;
+          for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+            const int64_t iw = iw0 + kw * g.dilation_w;
+            if (iw >= 0 && iw < g.in_w) ++count;
+          }
+        }
+        const Vec scale = Set1(count > 0 ? 1.0f / static_cast<float>(count) : 0.0f);
+        float* yp = y_row + ow * g.channels;
+        for (int64_t c0 = 0; c0 < g.channels; c0 += kW) {
+          // The last vector overlaps the one before it when the count is not a multiple of
+          // the width; only fewer channels than one vector take the padded path.
+          const int64_t c = c0 + kW <= g.channels || g.channels < kW ? c0 : g.channels - kW;
+          const bool tail = c + kW > g.channels;
+          float lanes[kW];
+          Vec acc = kMax ? Set1(-__builtin_inff()) : Zero();
+          for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+            const int64_t ih = ih0 + kh * g.dilation_h;
+            if (ih < 0 || ih >= g.in_h) continue;
+            for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+              const int64_t iw = iw0 + kw * g.dilation_w;
+              if (iw < 0 || iw >= g.in_w) continue;
+              const float* xp = x_image + (ih * g.in_w + iw) * g.channels + c;
+              Vec v;
+              if (tail) {
+                for (int i = 0; i < kW; ++i) lanes[i] = c + i < g.channels ? xp[i] : 0.0f;
+                v = Load(lanes);
+              } else {
+                v = Load(xp);
+              }
+              // Max(acc, v) returns v when v is NaN, so NaN wins as in the reference.
+              acc = kMax ? Max(acc, v) : Add(acc, v);
+            }
+          }
+          if (!kMax) acc = Mul(acc, scale);
+          if (tail) {
+            Store(lanes, acc);
+            for (int64_t i = 0; c + i < g.channels; ++i) yp[c + i] = lanes[i];
+          } else {
+            Store(yp + c, acc);
+          }
+        }
+      }
+    }
+  });
+}
+
+void MaxPool(const PoolArgs& args, ThreadPool* pool) { PoolImpl<true>(args, pool); }
+
+void GlobalAveragePool(const float* x, float* y, int64_t batch, int64_t pixels, int64_t channels,
+                       ThreadPool* pool) {
+  const float scale = 1.0f / static_cast<float>(pixels);
+  const int64_t blocks = (channels + kW - 1) / kW;
+  ParallelFor(pool, batch * blocks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t n = task / blocks;
+      int64_t c = (task - n * blocks) * kW;
+      if (c + kW > channels && channels >= kW) c = channels - kW;  // Overlaps the previous.
+      const float* xn = x + n * pixels * channels;
+      if (c + kW <= channels) {
+        Vec acc = Zero();
+        for (int64_t p = 0; p < pixels; ++p) acc = Add(acc, Load(xn + p * channels + c));
+        Store(y + n * channels + c, Mul(acc, Set1(scale)));
+      } else {
+        for (int64_t cc = c; cc < channels; ++cc) {
+          float acc = 0.0f;
+          for (int64_t p = 0; p < pixels; ++p) acc += xn[p * channels + cc];
+          y[n * channels + cc] = acc * scale;
+        }
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Element-wise.
+
+void ActivationFn(const float* x, float* y, int64_t count, ActivationParams activation,
+                  ThreadPool* pool) {
+  WithActivation(activation.kind, [&]<Activation kAct>() {
+    constexpr int64_t kSpan = 4096;
+    ParallelFor(pool, (count + kSpan - 1) / kSpan, 1, [&](int64_t begin, int64_t end) {
+      const int64_t first = begin * kSpan;
+      const int64_t last = MinI(count, end * kSpan);
+      ActivateSpan<kAct>(x + first, y + first, last - first, activation);
+    });
+  });
+}
+
+template <BinaryOp kOp>
+inline Vec Apply(Vec a, Vec b) {
+  if constexpr (kOp == BinaryOp::kAdd) {
+    return Add(a, b);
+  } else if constexpr (kOp == BinaryOp::kSub) {
+    return Sub(a, b);
+  } else if constexpr (kOp == BinaryOp::kMul) {
+    return Mul(a, b);
+  } else {
+    return Div(a, b);
+  }
+}
+
+template <BinaryOp kOp, Activation kAct>
+void BinaryImpl(const float* a, const float* b, float* y, int64_t rows, int64_t cols,
+                int64_t b_row_stride, const ActivationParams& p, ThreadPool* pool) {
+  const int64_t rows_per_task = MaxI(1, 4096 / MaxI(1, cols));
+  const int64_t tasks = (rows + rows_per_task - 1) / rows_per_task;
+  ParallelFor(pool, tasks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin * rows_per_task; r < MinI(rows, end * rows_per_task); ++r) {
+      const float* ar = a + r * cols;
+      const float* br = b + r * b_row_stride;
+      float* yr = y + r * cols;
+      int64_t c = 0;
+      for (; c + kW <= cols; c += kW) {
+        Store(yr + c, Activate<kAct>(Apply<kOp>(Load(ar + c), Load(br + c)), p));
+      }
+      if (c < cols && cols >= kW) {
+        // The last vector overlaps the one before it.
+        c = cols - kW;
+        Store(yr + c, Activate<kAct>(Apply<kOp>(Load(ar + c), Load(br + c)), p));
+      } else if (c < cols) {
+        float la[kW] = {}, lb[kW] = {};
+        for (int64_t i = 0; c + i < cols; ++i) {
+          la[i] = ar[c + i];
+          lb[i] = br[c + i];
+        }
+        Store(la, Activate<kAct>(Apply<kOp>(Load(la), Load(lb)), p));
+        for (int64_t i = 0; c + i < cols; ++i) yr[c + i] = la[i];
+      }
+    }
+  });
+}
+
+void Binary(BinaryOp op, const float* a, const float* b, float* y, int64_t rows, int64_t cols,
+            int64_t b_row_stride, ActivationParams activation, ThreadPool* pool) {
+  WithActivation(activation.kind, [&]<Activation kAct>() {
+    switch (op) {
+      case BinaryOp::kAdd:
+        BinaryImpl<BinaryOp::kAdd, kAct>(a, b, y, rows, cols, b_row_stride, activation, pool);
+        break;
+      case BinaryOp::kSub:
+        BinaryImpl<BinaryOp::kSub, kAct>(a, b, y, rows, cols, b_row_stride, activation, pool);
+        break;
+      case BinaryOp::kMul:
+        BinaryImpl<BinaryOp::kMul, kAct>(a, b, y, rows, cols, b_row_stride, activation, pool);
+        break;
+      case BinaryOp::kDiv:
+        BinaryImpl<BinaryOp::kDiv, kAct>(a, b, y, rows, cols, b_row_stride, activation, pool);
+        break;
+    }
+  });
+}
+
+FastKernels MakeTable(Isa isa) {
+  FastKernels table;
+  table.isa = isa;
+  table.conv = &Conv;
+  table.depthwise = &Depthwise;
+  table.max_pool = &MaxPool;
+  table.global_average_pool = &GlobalAveragePool;
+  table.activation = &ActivationFn;
+  table.binary = &Binary;
+  return table;
+}
+
+}  // namespace
+}  // namespace edgemond::engine::cpu
+
+#endif  // EDGEMOND_ENGINE_KERNELS_CPU_FAST_KERNELS_IMPL_H_

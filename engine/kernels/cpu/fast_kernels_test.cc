@@ -1,0 +1,429 @@
+// Every optimized kernel on every instruction set this machine has, against the reference
+// kernels (ncnn's test_layer pattern): random shapes with edge sizes (channel counts around the
+// vector and panel widths, odd spatial sizes, 1x1 to 7x7 kernels, strides, dilations, pads,
+// groups), each fused activation and the residual input.
+
+#include "engine/kernels/cpu/fast_kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "engine/benchmark.h"
+#include "engine/testing/op_tester.h"
+
+namespace edgemond::engine::cpu {
+namespace {
+
+using testing::OpTester;
+
+std::vector<float> RandomFloats(std::int64_t count, std::uint64_t seed) {
+  const Result<Tensor> t =
+      MakeDeterministicTensor(TensorInfo{DataType::kFloat32, Shape{count}, Layout::kPlain}, seed);
+  EXPECT_TRUE(t.ok());
+  const std::span<const float> v = t->values<float>();
+  return {v.begin(), v.end()};
+}
+
+Tensor ToTensor(Shape shape, const std::vector<float>& values) {
+  return testing::FloatTensor(std::move(shape), values);
+}
+
+// [N][C][H][W] -> [N][H][W][C].
+std::vector<float> NchwToNhwc(const std::vector<float>& x, std::int64_t n, std::int64_t c,
+                              std::int64_t h, std::int64_t w) {
+  std::vector<float> y(x.size());
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < c; ++j)
+      for (std::int64_t k = 0; k < h * w; ++k)
+        y[static_cast<std::size_t>((i * h * w + k) * c + j)] =
+            x[static_cast<std::size_t>((i * c + j) * h * w + k)];
+  return y;
+}
+float ApplyActivation(const ActivationParams& p, float x) {
+  switch (p.kind) {
+    case Activation::kNone:
+      return x;
+    case Activation::kRelu:
+      return x < 0.0f ? 0.0f : x;
+    case Activation::kLeakyRelu:
+      return x < 0.0f ? p.a * x : x;
+    case Activation::kClip: {
+      const float v = x < p.a ? p.a : x;
+      return v > p.b ? p.b : v;
+    }
+    case Activation::kHardSigmoid:
+      return std::fmax(0.0f, std::fmin(1.0f, p.a * x + p.b));
+    case Activation::kHardSwish:
+      return x * std::fmax(0.0f, std::fmin(1.0f, x / 6.0f + 0.5f));
+    case Activation::kSigmoid:
+      return 1.0f / (1.0f + std::exp(-x));
+    case Activation::kSilu:
+      return x / (1.0f + std::exp(-x));
+  }
+  return x;
+}
+
+const ActivationParams kActivations[] = {
+    {Activation::kNone, 0, 0},
+    {Activation::kRelu, 0, 0},
+    {Activation::kLeakyRelu, 0.1f, 0},
+    {Activation::kClip, 0.0f, 0.5f},
+    {Activation::kHardSigmoid, 0.2f, 0.5f},
+    {Activation::kHardSwish, 0, 0},
+    {Activation::kSigmoid, 0, 0},
+    {Activation::kSilu, 0, 0},
+};
+
+// `scale` widens the tolerance for long reductions, whose float rounding grows with the square
+// root of their length in both the reference and the kernel.
+void ExpectClose(const std::vector<float>& actual, const std::vector<float>& expected,
+                 const std::string& what, float scale = 1.0f) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  int reported = 0;
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    const float tolerance = scale * (1e-5f * std::fmax(1.0f, std::fabs(expected[i])) + 1e-6f);
+    if (!(std::fabs(actual[i] - expected[i]) <= tolerance) && reported++ < 5) {
+      ADD_FAILURE() << what << ": element " << i << " is " << actual[i] << ", expected "
+                    << expected[i];
+    }
+  }
+}
+
+std::string IsaLabel(Isa isa) { return std::string(IsaName(isa)); }
+
+struct ConvCase {
+  std::int64_t n, c, h, w, m, group, kh, kw, stride, dilation, pad_t, pad_l, pad_b, pad_r;
+};
+
+// The reference Conv (NCHW) through the whole engine.
+std::vector<float> ReferenceConv(const ConvCase& k, const std::vector<float>& x,
+                                 const std::vector<float>& w, const std::vector<float>& b,
+                                 std::int64_t& out_h, std::int64_t& out_w) {
+  OpTester test("Conv", 13);
+  test.Input("x", ToTensor({k.n, k.c, k.h, k.w}, x))
+      .Constant("w", ToTensor({k.m, k.c / k.group, k.kh, k.kw}, w))
+      .Constant("b", ToTensor({k.m}, b))
+      .AttrInt("group", k.group)
+      .AttrInts("strides", {k.stride, k.stride})
+      .AttrInts("dilations", {k.dilation, k.dilation})
+      .AttrInts("pads", {k.pad_t, k.pad_l, k.pad_b, k.pad_r})
+      .Output("y");
+  const Result<std::vector<Tensor>> y = test.Run();
+  EXPECT_TRUE(y.ok()) << y.status().ToString();
+  if (!y.ok()) return {};
+  out_h = (*y)[0].shape().dim(2);
+  out_w = (*y)[0].shape().dim(3);
+  const std::span<const float> v = (*y)[0].values<float>();
+  return {v.begin(), v.end()};
+}
+
+class FastKernelsTest : public ::testing::TestWithParam<Isa> {};
+
+TEST_P(FastKernelsTest, ConvMatchesReference) {
+  const FastKernels& kernels = FastKernelsFor(GetParam());
+  const ConvCase cases[] = {
+      // n, c, h, w, m, group, kh, kw, stride, dilation, pads (t, l, b, r)
+      {1, 3, 17, 19, 16, 1, 3, 3, 2, 1, 1, 1, 1, 1},   // A stem: 3 channels, stride 2.
+      {1, 8, 9, 7, 17, 1, 1, 1, 1, 1, 0, 0, 0, 0},     // Pointwise, one column past a panel.
+      {2, 24, 5, 6, 40, 1, 1, 1, 1, 1, 0, 0, 0, 0},    // Batch 2, partial last panel.
+      {1, 5, 8, 8, 33, 1, 3, 3, 1, 1, 1, 1, 1, 1},     // 3x3 same padding.
+      {1, 4, 11, 13, 8, 1, 3, 3, 1, 2, 2, 2, 2, 2},    // Dilation 2.
+      {1, 6, 12, 12, 15, 1, 5, 5, 2, 1, 2, 2, 1, 1},   // 5x5, stride 2, uneven pads.
+      {1, 3, 15, 15, 7, 1, 7, 7, 2, 1, 3, 3, 3, 3},    // 7x7 stem.
+      {1, 16, 7, 7, 32, 2, 3, 3, 1, 1, 1, 1, 1, 1},    // Two groups.
+      {1, 12, 6, 5, 6, 3, 1, 1, 1, 1, 0, 0, 0, 0},     // Three groups, pointwise.
+      {1, 32, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},     // One output channel.
+      {1, 7, 1, 1, 48, 1, 1, 1, 1, 1, 0, 0, 0, 0},     // One pixel.
+      {1, 2, 4, 4, 16, 1, 3, 3, 1, 1, 0, 0, 0, 0},     // No padding.
+      {1, 4, 5, 5, 16, 1, 1, 1, 2, 1, 0, 0, 0, 0},     // Strided pointwise.
+      {1, 40, 6, 7, 40, 1, 3, 3, 1, 1, 1, 1, 1, 1},    // Reduction of 360: two chunks.
+      {1, 300, 5, 3, 300, 1, 1, 1, 1, 1, 0, 0, 0, 0},  // Two chunks, many panel groups.
+      {1, 512, 3, 4, 33, 1, 3, 3, 1, 1, 1, 1, 1, 1},   // Reduction of 4608: chunks outermost.
+      // Planar-input stems wide enough for tiles read in place, stride 2 and 1.
+      {2, 3, 30, 61, 32, 1, 3, 3, 2, 1, 1, 1, 1, 1},
+      {1, 3, 35, 70, 64, 1, 7, 7, 2, 1, 3, 3, 3, 3},
+      {1, 4, 9, 40, 32, 1, 3, 3, 1, 1, 1, 1, 1, 1},
+      {1, 3, 20, 40, 24, 1, 3, 3, 2, 1, 1, 1, 1, 1},  // Partial panel: gathered tiles only.
+  };
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
+  ASSERT_TRUE(pool.ok());
+  std::uint64_t seed = 1;
+  for (const ConvCase& k : cases) {
+    const std::int64_t in_c = k.c / k.group;
+    const std::int64_t out_c = k.m / k.group;
+    const std::vector<float> x = RandomFloats(k.n * k.c * k.h * k.w, seed++);
+    const std::vector<float> w = RandomFloats(k.m * in_c * k.kh * k.kw, seed++);
+    const std::vector<float> b = RandomFloats(k.m, seed++);
+    std::int64_t out_h = 0, out_w = 0;
+    const std::vector<float> reference = ReferenceConv(k, x, w, b, out_h, out_w);
+    ASSERT_FALSE(reference.empty());
+    const std::vector<float> expected_nhwc = NchwToNhwc(reference, k.n, k.m, out_h, out_w);
+    const std::vector<float> residual = RandomFloats(k.n * k.m * out_h * out_w, seed++);
+
+    std::vector<float> packed(
+        static_cast<std::size_t>(k.group * PackedConvFloats(out_c, in_c, k.kh, k.kw)));
+    PackConvWeights(w.data(), k.group, out_c, in_c, k.kh, k.kw, packed.data());
+    // First layers may read the planar (NCHW) image as it is.
+    const bool planar_ok = k.group == 1 && k.c <= 4 && k.c * k.kh * k.kw <= kMaxNchwInputReduction;
+    std::vector<float> planar_packed(packed.size());
+    if (planar_ok) {
+      PackNchwInputConvWeights(w.data(), out_c, in_c, k.kh, k.kw, planar_packed.data());
+    }
+    std::vector<float> bias(static_cast<std::size_t>(k.group * PaddedChannels(out_c)), 0.0f);
+    for (std::int64_t g = 0; g < k.group; ++g)
+      for (std::int64_t o = 0; o < out_c; ++o)
+        bias[static_cast<std::size_t>(g * PaddedChannels(out_c) + o)] =
+            b[static_cast<std::size_t>(g * out_c + o)];
+    const std::vector<float> zero(static_cast<std::size_t>(in_c), 0.0f);
+    const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
+
+    for (const ActivationParams& activation : kActivations) {
+      for (const int variant : {0, 1, 2, 3}) {
+        // Without and with a residual, with a residual on three threads, and planar input
+        // with a residual on three threads.
+        if (variant == 3 && !planar_ok) continue;
+        const bool with_residual = variant > 0;
+        ConvArgs args;
+        args.batch = k.n;
+        args.in_h = k.h;
+        args.in_w = k.w;
+        args.out_h = out_h;
+        args.out_w = out_w;
+        args.in_c = in_c;
+        args.out_c = out_c;
+        args.groups = k.group;
+        args.kernel_h = k.kh;
+        args.kernel_w = k.kw;
+        args.stride_h = args.stride_w = k.stride;
+        args.dilation_h = args.dilation_w = k.dilation;
+        args.pad_top = k.pad_t;
+        args.pad_left = k.pad_l;
+        args.x_pixel_stride = k.c;
+        args.y_pixel_stride = k.m;
+        args.x = variant == 3 ? x.data() : x_nhwc.data();
+        args.x_nchw = variant == 3;
+        std::vector<float> y(expected_nhwc.size(), -7.0f);
+        args.y = y.data();
+        args.residual = with_residual ? residual.data() : nullptr;
+        args.packed_w = variant == 3 ? planar_packed.data() : packed.data();
+        args.bias = bias.data();
+        args.zero = zero.data();
+        args.activation = activation;
+        kernels.conv(args, variant >= 2 ? pool->get() : nullptr);
+        std::vector<float> expected = expected_nhwc;
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+          expected[i] =
+              ApplyActivation(activation, expected[i] + (with_residual ? residual[i] : 0.0f));
+        }
+        ExpectClose(y, expected,
+                    IsaLabel(GetParam()) + " conv c" + std::to_string(k.c) + " m" +
+                        std::to_string(k.m) + " k" + std::to_string(k.kh) + " act " +
+                        std::to_string(static_cast<int>(activation.kind)) +
+                        (with_residual ? " residual" : "") + (variant >= 2 ? " threads" : "") +
+                        (variant == 3 ? " planar" : ""),
+                    std::sqrt(std::fmax(1.0f, static_cast<float>(in_c * k.kh * k.kw) / 256.0f)));
+      }
+    }
+  }
+}
+
+TEST_P(FastKernelsTest, DepthwiseMatchesReference) {
+  const FastKernels& kernels = FastKernelsFor(GetParam());
+  struct Case {
+    std::int64_t n, c, h, w, kh, kw, stride, dilation, pad_t, pad_l, pad_b, pad_r;
+  };
+  const Case cases[] = {
+      {1, 16, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1}, {1, 24, 10, 10, 3, 3, 2, 1, 1, 1, 1, 1},
+      {1, 13, 7, 9, 5, 5, 1, 1, 2, 2, 2, 2},  {2, 58, 8, 8, 3, 3, 2, 1, 1, 1, 1, 1},
+      {1, 8, 12, 12, 5, 5, 2, 1, 2, 2, 1, 1}, {1, 3, 5, 5, 3, 1, 1, 1, 1, 0, 1, 0},
+      {1, 32, 6, 17, 3, 3, 1, 2, 2, 2, 2, 2}, {1, 1, 4, 4, 3, 3, 1, 1, 0, 0, 0, 0},
+      {1, 40, 2, 2, 3, 3, 1, 1, 1, 1, 1, 1},  {1, 72, 14, 14, 5, 5, 2, 1, 2, 2, 2, 2},
+  };
+  std::uint64_t seed = 100;
+  for (const Case& k : cases) {
+    const std::vector<float> x = RandomFloats(k.n * k.c * k.h * k.w, seed++);
+    const std::vector<float> w = RandomFloats(k.c * k.kh * k.kw, seed++);
+    const std::vector<float> b = RandomFloats(k.c, seed++);
+    const ConvCase as_conv{k.n,  k.c,      k.h,        k.w,     k.c,     k.c,     k.kh,
+                           k.kw, k.stride, k.dilation, k.pad_t, k.pad_l, k.pad_b, k.pad_r};
+    std::int64_t out_h = 0, out_w = 0;
+    const std::vector<float> reference = ReferenceConv(as_conv, x, w, b, out_h, out_w);
+    ASSERT_FALSE(reference.empty());
+    const std::vector<float> expected_nhwc = NchwToNhwc(reference, k.n, k.c, out_h, out_w);
+    const std::vector<float> residual = RandomFloats(k.n * k.c * out_h * out_w, seed++);
+    // [kh * kw][c].
+    std::vector<float> packed(static_cast<std::size_t>(k.kh * k.kw * k.c));
+    for (std::int64_t c = 0; c < k.c; ++c)
+      for (std::int64_t t = 0; t < k.kh * k.kw; ++t)
+        packed[static_cast<std::size_t>(t * k.c + c)] =
+            w[static_cast<std::size_t>(c * k.kh * k.kw + t)];
+    const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
+    for (const ActivationParams& activation : kActivations) {
+      for (const bool with_residual : {false, true}) {
+        DepthwiseArgs args;
+        args.batch = k.n;
+        args.in_h = k.h;
+        args.in_w = k.w;
+        args.out_h = out_h;
+        args.out_w = out_w;
+        args.channels = k.c;
+        args.kernel_h = k.kh;
+        args.kernel_w = k.kw;
+        args.stride_h = args.stride_w = k.stride;
+        args.dilation_h = args.dilation_w = k.dilation;
+        args.pad_top = k.pad_t;
+        args.pad_left = k.pad_l;
+        args.x = x_nhwc.data();
+        std::vector<float> y(expected_nhwc.size(), -7.0f);
+        args.y = y.data();
+        args.residual = with_residual ? residual.data() : nullptr;
+        args.packed_w = packed.data();
+        args.bias = b.data();
+        args.activation = activation;
+        kernels.depthwise(args, nullptr);
+        std::vector<float> expected = expected_nhwc;
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+          expected[i] =
+              ApplyActivation(activation, expected[i] + (with_residual ? residual[i] : 0.0f));
+        }
+        ExpectClose(y, expected,
+                    IsaLabel(GetParam()) + " depthwise c" + std::to_string(k.c) + " k" +
+                        std::to_string(k.kh) + "x" + std::to_string(k.kw) + " s" +
+                        std::to_string(k.stride) + " act " +
+                        std::to_string(static_cast<int>(activation.kind)));
+      }
+    }
+  }
+}
+
+TEST_P(FastKernelsTest, MaxPoolMatchesReference) {
+  const FastKernels& kernels = FastKernelsFor(GetParam());
+  struct Case {
+    std::int64_t n, c, h, w, k, stride, pad;
+    bool ceil;
+  };
+  const Case cases[] = {{1, 64, 13, 13, 3, 2, 0, true},
+                        {1, 16, 12, 12, 3, 2, 1, false},
+                        {2, 13, 9, 8, 2, 2, 0, true},
+                        {1, 5, 7, 7, 3, 1, 1, false}};
+  std::uint64_t seed = 200;
+  for (const Case& k : cases) {
+    const std::vector<float> x = RandomFloats(k.n * k.c * k.h * k.w, seed++);
+    OpTester test("MaxPool", 13);
+    test.Input("x", ToTensor({k.n, k.c, k.h, k.w}, x))
+        .AttrInts("kernel_shape", {k.k, k.k})
+        .AttrInts("strides", {k.stride, k.stride})
+        .AttrInts("pads", {k.pad, k.pad, k.pad, k.pad})
+        .AttrInt("ceil_mode", k.ceil ? 1 : 0)
+        .Output("y");
+    const Result<std::vector<Tensor>> ref = test.Run();
+    ASSERT_TRUE(ref.ok()) << ref.status().ToString();
+    const std::int64_t out_h = (*ref)[0].shape().dim(2), out_w = (*ref)[0].shape().dim(3);
+    const std::span<const float> rv = (*ref)[0].values<float>();
+    const std::vector<float> expected = NchwToNhwc({rv.begin(), rv.end()}, k.n, k.c, out_h, out_w);
+    const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
+    std::vector<float> y(expected.size(), -7.0f);
+    PoolArgs args;
+    args.batch = k.n;
+    args.in_h = k.h;
+    args.in_w = k.w;
+    args.out_h = out_h;
+    args.out_w = out_w;
+    args.channels = k.c;
+    args.kernel_h = args.kernel_w = k.k;
+    args.stride_h = args.stride_w = k.stride;
+    args.pad_top = args.pad_left = k.pad;
+    args.x = x_nhwc.data();
+    args.y = y.data();
+    kernels.max_pool(args, nullptr);
+    ExpectClose(y, expected, IsaLabel(GetParam()) + " max pool c" + std::to_string(k.c));
+  }
+}
+
+TEST_P(FastKernelsTest, GlobalAveragePoolMatchesReference) {
+  const FastKernels& kernels = FastKernelsFor(GetParam());
+  for (const std::int64_t c : {1, 7, 16, 58, 1280}) {
+    const std::int64_t n = 2, h = 7, w = 5;
+    const std::vector<float> x = RandomFloats(n * c * h * w, static_cast<std::uint64_t>(c));
+    OpTester test("GlobalAveragePool", 13);
+    test.Input("x", ToTensor({n, c, h, w}, x)).Output("y");
+    const Result<std::vector<Tensor>> ref = test.Run();
+    ASSERT_TRUE(ref.ok()) << ref.status().ToString();
+    const std::span<const float> rv = (*ref)[0].values<float>();
+    const std::vector<float> x_nhwc = NchwToNhwc(x, n, c, h, w);
+    std::vector<float> y(static_cast<std::size_t>(n * c), -7.0f);
+    kernels.global_average_pool(x_nhwc.data(), y.data(), n, h * w, c, nullptr);
+    ExpectClose(y, {rv.begin(), rv.end()}, IsaLabel(GetParam()) + " global average pool");
+  }
+}
+
+TEST_P(FastKernelsTest, ActivationsMatchReferenceIncludingExtremes) {
+  const FastKernels& kernels = FastKernelsFor(GetParam());
+  std::vector<float> x = RandomFloats(1003, 7);
+  for (float& v : x) v *= 12.0f;
+  for (const float extreme : {0.0f, -0.0f, 100.0f, -100.0f, 88.5f, -88.5f, 1e30f, -1e30f}) {
+    x.push_back(extreme);
+  }
+  for (const ActivationParams& activation : kActivations) {
+    std::vector<float> y(x.size(), -7.0f);
+    kernels.activation(x.data(), y.data(), static_cast<std::int64_t>(x.size()), activation,
+                       nullptr);
+    std::vector<float> expected(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) expected[i] = ApplyActivation(activation, x[i]);
+    ExpectClose(
+        y, expected,
+        IsaLabel(GetParam()) + " activation " + std::to_string(static_cast<int>(activation.kind)));
+  }
+  // NaN stays NaN through every activation.
+  const float nan = std::nanf("");
+  for (const ActivationParams& activation : kActivations) {
+    float out[8];
+    const float in[8] = {nan, nan, nan, nan, nan, nan, nan, nan};
+    kernels.activation(in, out, 8, activation, nullptr);
+    for (const float v : out) {
+      EXPECT_TRUE(std::isnan(v)) << IsaLabel(GetParam()) << " activation "
+                                 << static_cast<int>(activation.kind);
+    }
+  }
+}
+
+TEST_P(FastKernelsTest, BinaryMatchesScalar) {
+  const FastKernels& kernels = FastKernelsFor(GetParam());
+  for (const std::int64_t cols : {1, 5, 16, 37}) {
+    const std::int64_t rows = 9;
+    const std::vector<float> a = RandomFloats(rows * cols, 11);
+    std::vector<float> b = RandomFloats(rows * cols, 12);
+    for (float& v : b) v = v + (v < 0 ? -0.5f : 0.5f);  // Away from 0 for Div.
+    for (const BinaryOp op : {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul, BinaryOp::kDiv}) {
+      for (const std::int64_t b_stride : {cols, std::int64_t{0}}) {
+        std::vector<float> y(a.size(), -7.0f);
+        const ActivationParams relu{Activation::kRelu, 0, 0};
+        kernels.binary(op, a.data(), b.data(), y.data(), rows, cols, b_stride, relu, nullptr);
+        std::vector<float> expected(a.size());
+        for (std::int64_t r = 0; r < rows; ++r) {
+          for (std::int64_t c = 0; c < cols; ++c) {
+            const float av = a[static_cast<std::size_t>(r * cols + c)];
+            const float bv = b[static_cast<std::size_t>(r * b_stride + c)];
+            const float v = op == BinaryOp::kAdd   ? av + bv
+                            : op == BinaryOp::kSub ? av - bv
+                            : op == BinaryOp::kMul ? av * bv
+                                                   : av / bv;
+            expected[static_cast<std::size_t>(r * cols + c)] = v < 0 ? 0 : v;
+          }
+        }
+        ExpectClose(y, expected, IsaLabel(GetParam()) + " binary");
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EverySupportedIsa, FastKernelsTest, ::testing::ValuesIn(SupportedIsas()),
+                         [](const ::testing::TestParamInfo<Isa>& param) {
+                           return std::string(IsaName(param.param));
+                         });
+
+}  // namespace
+}  // namespace edgemond::engine::cpu

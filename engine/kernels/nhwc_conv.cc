@@ -1,0 +1,192 @@
+#include "engine/kernels/nhwc_conv.h"
+
+#include <string>
+
+#include "engine/kernels/cpu/fused_activation.h"
+
+namespace edgemond::engine {
+namespace {
+
+Result<std::vector<std::int64_t>> ReadPair(AttributeReader& attributes, std::string_view name,
+                                           std::size_t count, std::int64_t min) {
+  EDGEMOND_ASSIGN_OR_RETURN(std::vector<std::int64_t> values, attributes.GetInts(name));
+  if (values.size() != count) {
+    return Status::InvalidArgument(std::string(name) + " must have " + std::to_string(count) +
+                                   " values");
+  }
+  for (const std::int64_t v : values) {
+    if (v < min)
+      return Status::InvalidArgument(std::string(name) + " has a value below " +
+                                     std::to_string(min));
+  }
+  return values;
+}
+
+}  // namespace
+
+Status NhwcConvKernel::Prepare(PrepareContext& context) {
+  EDGEMOND_RETURN_IF_ERROR(context.RequireInputCount(2, 4));
+  for (int i = 0; i < context.num_inputs(); ++i) {
+    if (context.has_input(i)) {
+      EDGEMOND_RETURN_IF_ERROR(context.RequireInputType(i, {DataType::kFloat32}));
+    }
+  }
+  EDGEMOND_RETURN_IF_ERROR(context.RequireInputRank(0, 4, 4));
+  EDGEMOND_RETURN_IF_ERROR(context.RequireInputRank(1, 4, 4));
+  const Tensor* w = context.constant(1);
+  const Tensor* b = context.has_input(2) ? context.constant(2) : nullptr;
+  if (w == nullptr || (context.has_input(2) && b == nullptr)) {
+    return Status::Unsupported("W and B must be constants");
+  }
+  const Shape& x = context.input(0).shape;
+  const Shape& ws = w->shape();
+  AttributeReader& attributes = context.attributes();
+  EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t group, attributes.GetInt("group", 1));
+  EDGEMOND_ASSIGN_OR_RETURN(const std::vector<std::int64_t> strides,
+                            ReadPair(attributes, "strides", 2, 1));
+  EDGEMOND_ASSIGN_OR_RETURN(const std::vector<std::int64_t> dilations,
+                            ReadPair(attributes, "dilations", 2, 1));
+  EDGEMOND_ASSIGN_OR_RETURN(const std::vector<std::int64_t> pads,
+                            ReadPair(attributes, "pads", 4, 0));
+  EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t nchw_input, attributes.GetInt("nchw_input", 0));
+  const bool planar = nchw_input != 0;
+  const std::int64_t n = x.dim(0);
+  const std::int64_t h = planar ? x.dim(2) : x.dim(1);
+  const std::int64_t wd = planar ? x.dim(3) : x.dim(2);
+  const std::int64_t c = planar ? x.dim(1) : x.dim(3);
+  const std::int64_t m = ws.dim(0), kh = ws.dim(2), kw = ws.dim(3);
+  if (group < 1 || c % group != 0 || m % group != 0 || ws.dim(1) * group != c) {
+    return Status::InvalidArgument("W of shape " + ws.ToString() + " and group " +
+                                   std::to_string(group) + " do not match X of shape " +
+                                   x.ToString() + " (NHWC)");
+  }
+  if (kh * kw > kNhwcConvMaxTaps || kh < 1 || kw < 1) {
+    return Status::Unsupported("kernel " + std::to_string(kh) + "x" + std::to_string(kw));
+  }
+  if (b != nullptr && (b->shape().rank() != 1 || b->shape().dim(0) != m)) {
+    return Status::InvalidArgument("B has shape " + b->shape().ToString());
+  }
+  const std::int64_t span_h = dilations[0] * (kh - 1) + 1;
+  const std::int64_t span_w = dilations[1] * (kw - 1) + 1;
+  if (h + pads[0] + pads[2] < span_h || wd + pads[1] + pads[3] < span_w) {
+    return Status::InvalidArgument("the kernel does not fit the padded input");
+  }
+  const std::int64_t out_h = (h + pads[0] + pads[2] - span_h) / strides[0] + 1;
+  const std::int64_t out_w = (wd + pads[1] + pads[3] - span_w) / strides[1] + 1;
+  if (context.has_input(3)) {
+    const Shape& r = context.input(3).shape;
+    if (r != Shape{n, out_h, out_w, m}) {
+      return Status::InvalidArgument("R has shape " + r.ToString() + "; the output is " +
+                                     Shape{n, out_h, out_w, m}.ToString());
+    }
+  }
+  kernels_ = &cpu::FastKernelsFor(BestIsa());
+  const cpu::ActivationParams activation = cpu::ToActivationParams(context.activation());
+  const float* w_data = w->data<float>();
+  if (planar && (group != 1 || kh * kw * c > cpu::kMaxNchwInputReduction)) {
+    return Status::InvalidArgument(
+        "nchw_input needs group 1 and a reduction of at most " +
+        std::to_string(cpu::kMaxNchwInputReduction) + ", not " + std::to_string(kh * kw * c));
+  }
+  depthwise_ = !planar && group == c && group == m;
+  if (depthwise_) {
+    packed_.assign(static_cast<std::size_t>(kh * kw * c), 0.0f);
+    for (std::int64_t ch = 0; ch < c; ++ch) {
+      for (std::int64_t t = 0; t < kh * kw; ++t) {
+        packed_[static_cast<std::size_t>(t * c + ch)] = w_data[ch * kh * kw + t];
+      }
+    }
+    bias_.assign(static_cast<std::size_t>(c), 0.0f);
+    if (b != nullptr) {
+      for (std::int64_t ch = 0; ch < c; ++ch) {
+        bias_[static_cast<std::size_t>(ch)] = b->data<float>()[ch];
+      }
+    }
+    cpu::DepthwiseArgs& d = depthwise_args_;
+    d.batch = n;
+    d.in_h = h;
+    d.in_w = wd;
+    d.out_h = out_h;
+    d.out_w = out_w;
+    d.channels = c;
+    d.kernel_h = kh;
+    d.kernel_w = kw;
+    d.stride_h = strides[0];
+    d.stride_w = strides[1];
+    d.dilation_h = dilations[0];
+    d.dilation_w = dilations[1];
+    d.pad_top = pads[0];
+    d.pad_left = pads[1];
+    d.packed_w = packed_.data();
+    d.bias = bias_.data();
+    d.activation = activation;
+  } else {
+    const std::int64_t in_c = c / group;
+    const std::int64_t out_c = m / group;
+    packed_.resize(static_cast<std::size_t>(group * cpu::PackedConvFloats(out_c, in_c, kh, kw)));
+    if (planar) {
+      cpu::PackNchwInputConvWeights(w_data, out_c, in_c, kh, kw, packed_.data());
+    } else {
+      cpu::PackConvWeights(w_data, group, out_c, in_c, kh, kw, packed_.data());
+    }
+    const std::int64_t padded = cpu::PaddedChannels(out_c);
+    bias_.assign(static_cast<std::size_t>(group * padded), 0.0f);
+    if (b != nullptr) {
+      for (std::int64_t g = 0; g < group; ++g) {
+        for (std::int64_t o = 0; o < out_c; ++o) {
+          bias_[static_cast<std::size_t>(g * padded + o)] = b->data<float>()[g * out_c + o];
+        }
+      }
+    }
+    zero_.assign(static_cast<std::size_t>(in_c), 0.0f);
+    cpu::ConvArgs& a = conv_;
+    a.batch = n;
+    a.in_h = h;
+    a.in_w = wd;
+    a.out_h = out_h;
+    a.out_w = out_w;
+    a.in_c = in_c;
+    a.out_c = out_c;
+    a.groups = group;
+    a.kernel_h = kh;
+    a.kernel_w = kw;
+    a.stride_h = strides[0];
+    a.stride_w = strides[1];
+    a.dilation_h = dilations[0];
+    a.dilation_w = dilations[1];
+    a.pad_top = pads[0];
+    a.pad_left = pads[1];
+    a.x_pixel_stride = c;
+    a.x_nchw = planar;
+    a.y_pixel_stride = m;
+    a.packed_w = packed_.data();
+    a.bias = bias_.data();
+    a.zero = zero_.data();
+    a.activation = activation;
+  }
+  context.SetFlops(2 * static_cast<std::uint64_t>(n * out_h * out_w * m) *
+                   static_cast<std::uint64_t>(kh * kw * (c / group)));
+  return context.SetOutput(0, DataType::kFloat32, Shape{n, out_h, out_w, m});
+}
+
+Status NhwcConvKernel::Run(const RunContext& context) const {
+  const float* x = context.input(0).data<float>();
+  float* y = context.output(0).data<float>();
+  const float* residual = context.has_input(3) ? context.input(3).data<float>() : nullptr;
+  if (depthwise_) {
+    cpu::DepthwiseArgs args = depthwise_args_;
+    args.x = x;
+    args.y = y;
+    args.residual = residual;
+    kernels_->depthwise(args, context.pool());
+  } else {
+    cpu::ConvArgs args = conv_;
+    args.x = x;
+    args.y = y;
+    args.residual = residual;
+    kernels_->conv(args, context.pool());
+  }
+  return Status::Ok();
+}
+
+}  // namespace edgemond::engine

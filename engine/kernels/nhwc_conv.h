@@ -1,0 +1,55 @@
+// edgemond.NhwcConv (internal, opset 1): a 2-D convolution on NHWC data, with packed weights,
+// a fused bias, residual input and activation. Made by the layout pass (engine/layout_pass.h)
+// from ONNX Conv nodes with constant weights; models cannot use it directly (the loader
+// refuses the "edgemond" domain).
+//
+// Inputs: X [N, H, W, C] (NHWC), W [M, C / group, kH, kW] (ONNX's layout, constant), B [M]
+// (optional, constant), R [N, OH, OW, M] (optional, NHWC): Y = act(conv(X, W) + B + R).
+// Attributes: group, strides [2], dilations [2], pads [4] (top, left, bottom, right; already
+// resolved from auto_pad), nchw_input (default 0; 1: X is [N, C, H, W], for a first layer with
+// few input channels, group 1 and a reduction of at most cpu::kMaxNchwInputReduction).
+// Output: Y [N, OH, OW, M].
+//
+// Prepare() packs W (and B) for the fast kernels (engine/kernels/cpu/fast_kernels.h) and the
+// model then drops the constants (ReadsInputAtRun). Depthwise convolutions (group == C == M)
+// get the depthwise kernel; everything else the implicit-GEMM kernel.
+
+#ifndef EDGEMOND_ENGINE_KERNELS_NHWC_CONV_H_
+#define EDGEMOND_ENGINE_KERNELS_NHWC_CONV_H_
+
+#include <vector>
+
+#include "engine/kernel.h"
+#include "engine/kernels/cpu/fast_kernels.h"
+
+namespace edgemond::engine {
+
+// Kernel windows larger than this (taps) stay with the reference Conv.
+inline constexpr std::int64_t kNhwcConvMaxTaps = 64;
+
+class NhwcConvKernel : public Kernel {
+ public:
+  Status Prepare(PrepareContext& context) override;
+  Status Run(const RunContext& context) const override;
+  bool ReadsInputAtRun(int index) const override { return index == 0 || index == 3; }
+  std::size_t PackedBytes() const override {
+    return sizeof(float) * (packed_.size() + bias_.size() + zero_.size());
+  }
+  bool SupportsActivation(ActivationKind kind) const override {
+    (void)kind;
+    return true;
+  }
+
+ private:
+  const cpu::FastKernels* kernels_ = nullptr;
+  bool depthwise_ = false;
+  cpu::ConvArgs conv_;  // Pointers to data filled in per run.
+  cpu::DepthwiseArgs depthwise_args_;
+  std::vector<float> packed_;
+  std::vector<float> bias_;
+  std::vector<float> zero_;
+};
+
+}  // namespace edgemond::engine
+
+#endif  // EDGEMOND_ENGINE_KERNELS_NHWC_CONV_H_
