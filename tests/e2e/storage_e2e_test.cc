@@ -4,7 +4,6 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -157,53 +156,32 @@ TEST(StorageE2eTest, KillNineLoopLosesAtMostTheUnflushedWindow) {
   ASSERT_TRUE(status && WIFEXITED(*status) && WEXITSTATUS(*status) == 0);
 }
 
-// Runs `check` in a child process that has entered the mount namespace of `pid`, and returns
-// what it returns. The tmpfs below is only mounted there; /proc/PID/root reaches it for plain
-// file operations, but SQLite resolves that symbolic link to "/" and would open the wrong path.
-template <typename Check>
-std::string InMountNamespaceOf(pid_t pid, Check check) {
-  int fds[2];
-  if (::pipe(fds) != 0) return "pipe failed";
-  const pid_t child = ::fork();
-  if (child == 0) {
-    ::close(fds[0]);
-    const int ns = ::open(("/proc/" + std::to_string(pid) + "/ns/mnt").c_str(), O_RDONLY);
-    const std::string result =
-        ns >= 0 && ::setns(ns, CLONE_NEWNS) == 0
-            ? check()
-            : std::string("cannot enter the mount namespace: ") + std::strerror(errno);
-    (void)!::write(fds[1], result.data(), result.size());
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string out;
-  char buffer[512];
-  ssize_t n;
-  while ((n = ::read(fds[0], buffer, sizeof(buffer))) > 0) out.append(buffer, n);
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(child, &status, 0);
+// Runs edgemond_storage_probe with `args` inside the mount namespace of `pid` (nsenter(1)), and
+// returns what it printed. The tmpfs below is only mounted there; /proc/PID/root reaches it for
+// plain file operations, but SQLite resolves that symbolic link to "/" and would open the wrong
+// path.
+std::string InMountNamespaceOf(pid_t pid, const TempDir& dir, std::vector<std::string> args) {
+  std::vector<std::string> argv = {"/usr/bin/nsenter", "--target", std::to_string(pid),
+                                   "--mount",          "--",       EDGEMOND_STORAGE_PROBE_PATH};
+  argv.insert(argv.end(), args.begin(), args.end());
+  testing::ChildProcess probe(std::move(argv), dir.Join("probe.log"));
+  const auto status = probe.Wait(std::chrono::seconds(60));
+  std::string out = probe.Output();
+  if (!status) out += " (the probe did not finish)";
+  while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
 
 // ReadStored and integrity_check of `db_path` as the daemon `pid` sees it.
-Stored ReadStoredIn(pid_t pid, const std::string& db_path) {
-  const std::string text = InMountNamespaceOf(pid, [&] {
-    const Stored stored = ReadStored(db_path);
-    return std::to_string(stored.newest_ms) + " " + std::to_string(stored.points);
-  });
+Stored ReadStoredIn(pid_t pid, const TempDir& dir, const std::string& db_path) {
+  const std::string text = InMountNamespaceOf(pid, dir, {"stored", db_path});
   Stored stored;
   EXPECT_EQ(std::sscanf(text.c_str(), "%" SCNd64 " %" SCNd64, &stored.newest_ms, &stored.points), 2)
       << text;
   return stored;
 }
-std::string IntegrityCheckIn(pid_t pid, const std::string& db_path) {
-  return InMountNamespaceOf(pid, [&]() -> std::string {
-    auto db = storage::sqlite::Database::Open(db_path, {});
-    if (!db.ok()) return db.status().ToString();
-    const Status integrity = (*db)->IntegrityCheck();
-    return integrity.ok() ? "ok" : integrity.ToString();
-  });
+std::string IntegrityCheckIn(pid_t pid, const TempDir& dir, const std::string& db_path) {
+  return InMountNamespaceOf(pid, dir, {"integrity", db_path});
 }
 
 std::size_t Count(const std::string& text, const std::string& what) {
@@ -256,8 +234,8 @@ TEST(StorageE2eTest, FullFileSystemKeepsTheDaemonServingAndWritingResumes) {
   const std::string fs = "/proc/" + std::to_string(pid) + "/root" + mount_point;
   ASSERT_TRUE(std::filesystem::exists(fs + "/edgemond.db")) << daemon.process().Output();
   EXPECT_EQ(std::filesystem::file_size(fs + "/edgemond.db.ballast"), 4u << 20);
-  ASSERT_TRUE(
-      testing::WaitFor([&] { return ReadStoredIn(pid, db).points > 0; }, std::chrono::seconds(10)));
+  ASSERT_TRUE(testing::WaitFor([&] { return ReadStoredIn(pid, dir, db).points > 0; },
+                               std::chrono::seconds(10)));
 
   // Another program fills the file system.
   ASSERT_TRUE(FillUp(fs + "/filler"));
@@ -265,7 +243,7 @@ TEST(StorageE2eTest, FullFileSystemKeepsTheDaemonServingAndWritingResumes) {
   ASSERT_TRUE(testing::WaitFor([&] { return Count(daemon.process().Output(), kFull) > 0; },
                                std::chrono::seconds(10)))
       << daemon.process().Output();
-  const Stored when_full = ReadStoredIn(pid, db);
+  const Stored when_full = ReadStoredIn(pid, dir, db);
   // A few flush intervals on a full disk: still running, still serving, the samples collected
   // meanwhile answered from memory; the ballast given up; one line in the log.
   std::this_thread::sleep_for(milliseconds(4 * kFlushMs));
@@ -273,9 +251,9 @@ TEST(StorageE2eTest, FullFileSystemKeepsTheDaemonServingAndWritingResumes) {
   EXPECT_EQ(daemon.Get("/healthz").status, 200);
   EXPECT_GT(NewestApiPointMs(daemon), when_full.newest_ms + 3 * kFlushMs);
   EXPECT_FALSE(std::filesystem::exists(fs + "/edgemond.db.ballast"));
-  EXPECT_EQ(ReadStoredIn(pid, db).newest_ms, when_full.newest_ms);
+  EXPECT_EQ(ReadStoredIn(pid, dir, db).newest_ms, when_full.newest_ms);
   EXPECT_EQ(Count(daemon.process().Output(), kFull), 1u) << daemon.process().Output();
-  EXPECT_EQ(IntegrityCheckIn(pid, db), "ok");
+  EXPECT_EQ(IntegrityCheckIn(pid, dir, db), "ok");
 
   // Space returns: what was held in memory is written, the ballast is reserved again.
   const std::int64_t api_newest_ms = NewestApiPointMs(daemon);
@@ -284,10 +262,10 @@ TEST(StorageE2eTest, FullFileSystemKeepsTheDaemonServingAndWritingResumes) {
       testing::WaitFor([&] { return Count(daemon.process().Output(), "storage recovered") > 0; },
                        std::chrono::seconds(10)))
       << daemon.process().Output();
-  EXPECT_GE(ReadStoredIn(pid, db).newest_ms, api_newest_ms);
+  EXPECT_GE(ReadStoredIn(pid, dir, db).newest_ms, api_newest_ms);
   EXPECT_EQ(std::filesystem::file_size(fs + "/edgemond.db.ballast"), 4u << 20);
   EXPECT_EQ(Count(daemon.process().Output(), kFull), 1u);
-  EXPECT_EQ(IntegrityCheckIn(pid, db), "ok");
+  EXPECT_EQ(IntegrityCheckIn(pid, dir, db), "ok");
   ASSERT_TRUE(daemon.process().Signal(SIGTERM));
   const auto status = daemon.process().Wait(std::chrono::seconds(10));
   ASSERT_TRUE(status && WIFEXITED(*status) && WEXITSTATUS(*status) == 0)
