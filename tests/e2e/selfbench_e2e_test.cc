@@ -432,14 +432,17 @@ TEST_F(SelfbenchE2eTest, ACrashingBenchmarkIsAFailedRun) {
 }
 
 // Three good runs make a baseline; a run on a 16 times bigger input is a regression, with the
-// change of settings among its likely causes; going back resolves it.
+// change of settings among its likely causes; going back resolves it. The input is 16 times
+// bigger and the run about as many times slower, so margins of 3x hold on a machine loaded by
+// other tests (ASan builds, parallel ctest) where the default 1.2x would catch its noise.
 TEST_F(SelfbenchE2eTest, ARegressionAlertFiresOnASlowedDownRun) {
   CopyBoard("jetson-orin-jp6");
   testing::WriteMlpGoldenData(dir_.Join("golden/test_data_set_0"));
   const json fast = Model("mlp", model_,
                           {{"duration_seconds", 0.5},
                            {"golden_data", dir_.Join("golden/test_data_set_0")},
-                           {"tolerance", 0.0001}});
+                           {"tolerance", 0.0001},
+                           {"regression_margin", {{"latency_ratio", 2}, {"energy_ratio", 2}}}});
   Start(json::array({fast}));
   for (int i = 0; i < 3; ++i) {
     const json run = RunNow("mlp");
@@ -478,8 +481,8 @@ TEST_F(SelfbenchE2eTest, ARegressionAlertFiresOnASlowedDownRun) {
   const json alert = Alert("model_latency_regression", "mlp");
   ASSERT_TRUE(alert.is_object()) << GetJson("/api/v1/alerts").dump(2);
   EXPECT_EQ(alert["state"], "firing");
-  EXPECT_GT(Num(alert["value"]), 1.2);
-  EXPECT_EQ(alert["threshold"], 1.2);
+  EXPECT_GT(Num(alert["value"]), 3);
+  EXPECT_EQ(alert["threshold"], 3);
   EXPECT_NE(alert["annotations"]["hints"].get<std::string>().find("settings changed"),
             std::string::npos);
   EXPECT_EQ(alert["annotations"]["run"],
