@@ -274,7 +274,15 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
                          g.pad_left == 0 && g.in_h == g.out_h && g.in_w == g.out_w;
   // Pixel blocks: the input a block reads (about pixels x in_c floats) stays in the L2 cache.
   const int64_t budget_pixels = 65536 / MaxI(1, g.in_c);
-  const int64_t block_tiles = MaxI(1, MinI(64, budget_pixels / kRows));
+  int64_t block_tiles = MaxI(1, MinI(64, budget_pixels / kRows));
+  const int64_t threads = pool != nullptr ? pool->threads() : 1;
+  // Threads share the tasks in chunks (ThreadPool::ParallelFor): smaller blocks make enough of
+  // them that a thread losing its core in the middle of one holds back little.
+  while (threads > 1 && block_tiles > 4 &&
+         g.batch * g.groups * ((pixels + block_tiles * kRows - 1) / (block_tiles * kRows)) <
+             16 * threads) {
+    block_tiles /= 2;
+  }
   const int64_t block = block_tiles * kRows;
   const int64_t blocks = (pixels + block - 1) / block;
   // Slices of panel groups: one chunk of a slice's weights (at most 256 KiB) stays in the L2
@@ -287,9 +295,8 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   const int64_t chunk = (k + chunks - 1) / chunks;
   const int64_t chunk_group_bytes = chunk * kTilePanels * kPanelWidth * 4;
   int64_t slice = MaxI(1, MinI(panel_groups, (256 << 10) / chunk_group_bytes));
-  const int64_t threads = pool != nullptr ? pool->threads() : 1;
   while (slice > 1 &&
-         g.batch * g.groups * blocks * ((panel_groups + slice - 1) / slice) < 4 * threads) {
+         g.batch * g.groups * blocks * ((panel_groups + slice - 1) / slice) < 16 * threads) {
     slice = (slice + 1) / 2;
   }
   const int64_t slices = (panel_groups + slice - 1) / slice;
