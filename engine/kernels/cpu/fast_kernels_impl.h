@@ -154,6 +154,10 @@ inline void PackChunk(const TileRows& src, int64_t k0, int64_t len, float* buf) 
     for (int r = 0; r < kRows; ++r) {
       const float* from = src.rows[t * kRows + r] + c;
       float* to = buf + r * kReductionChunk + done;
+      if (seg == kW) {
+        Store(to, Load(from));
+        continue;
+      }
       int64_t i = 0;
       for (; i + kW <= seg; i += kW) Store(to + i, Load(from + i));
       for (; i < seg; ++i) to[i] = from[i];
@@ -304,6 +308,22 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   // Tasks: (image, group, block, slice), slice fastest.
   const int64_t tasks = g.batch * g.groups * blocks * slices;
 
+  // Where each tap reads, relative to the window's top-left pixel, and the output pixels whose
+  // whole window lies inside the input (their rows need no bounds checks).
+  int64_t tap_offset[kMaxTaps];
+  for (int64_t kh = 0, t = 0; kh < g.kernel_h; ++kh) {
+    for (int64_t kw = 0; kw < g.kernel_w; ++kw, ++t) {
+      tap_offset[t] = (kh * g.dilation_h * g.in_w + kw * g.dilation_w) * g.x_pixel_stride;
+    }
+  }
+  const int64_t span_h = (g.kernel_h - 1) * g.dilation_h;
+  const int64_t span_w = (g.kernel_w - 1) * g.dilation_w;
+  int64_t oh_lo = 0, ow_lo = 0, oh_hi = g.out_h, ow_hi = g.out_w;
+  while (oh_lo < g.out_h && oh_lo * g.stride_h < g.pad_top) ++oh_lo;
+  while (ow_lo < g.out_w && ow_lo * g.stride_w < g.pad_left) ++ow_lo;
+  while (oh_hi > oh_lo && (oh_hi - 1) * g.stride_h - g.pad_top + span_h >= g.in_h) --oh_hi;
+  while (ow_hi > ow_lo && (ow_hi - 1) * g.stride_w - g.pad_left + span_w >= g.in_w) --ow_hi;
+
   ParallelFor(pool, tasks, 1, [&](int64_t begin, int64_t end) {
     // Indirection table for one tile: taps x kRows pointers (7x7 kernels: 294).
     const float* rows[kMaxTaps * kRows];
@@ -330,6 +350,13 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           }
           const int64_t oh = p / g.out_w;
           const int64_t ow = p - oh * g.out_w;
+          if (oh >= oh_lo && oh < oh_hi && ow >= ow_lo && ow < ow_hi) {
+            const float* corner =
+                x + ((oh * g.stride_h - g.pad_top) * g.in_w + ow * g.stride_w - g.pad_left) *
+                        g.x_pixel_stride;
+            for (int64_t t = 0; t < taps; ++t) rows[t * kRows + r] = corner + tap_offset[t];
+            continue;
+          }
           int64_t t = 0;
           for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
             const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
