@@ -736,6 +736,18 @@ void Depthwise(const DepthwiseArgs& args, ThreadPool* pool) {
 
 template <bool kMax>
 void PoolImpl(const PoolArgs& g, ThreadPool* pool) {
+  // Windows inside the input (all but the borders) read their taps at precomputed offsets,
+  // without bounds checks, in the same order as the general path.
+  const int64_t taps = g.kernel_h * g.kernel_w;
+  int64_t tap_offset[kMaxTaps];
+  const bool fast = taps <= kMaxTaps && g.channels >= kW;
+  for (int64_t kh = 0, t = 0; fast && kh < g.kernel_h; ++kh) {
+    for (int64_t kw = 0; kw < g.kernel_w; ++kw, ++t) {
+      tap_offset[t] = (kh * g.dilation_h * g.in_w + kw * g.dilation_w) * g.channels;
+    }
+  }
+  const int64_t span_h = (g.kernel_h - 1) * g.dilation_h;
+  const int64_t span_w = (g.kernel_w - 1) * g.dilation_w;
   ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
       const int64_t n = row / g.out_h;
@@ -743,8 +755,25 @@ void PoolImpl(const PoolArgs& g, ThreadPool* pool) {
       const float* x_image = g.x + n * g.in_h * g.in_w * g.channels;
       float* y_row = g.y + row * g.out_w * g.channels;
       const int64_t ih0 = oh * g.stride_h - g.pad_top;
+      const bool rows_inside = ih0 >= 0 && ih0 + span_h < g.in_h;
       for (int64_t ow = 0; ow < g.out_w; ++ow) {
         const int64_t iw0 = ow * g.stride_w - g.pad_left;
+        if (fast && rows_inside && iw0 >= 0 && iw0 + span_w < g.in_w) {
+          const float* window = x_image + (ih0 * g.in_w + iw0) * g.channels;
+          const Vec scale = Set1(1.0f / static_cast<float>(taps));
+          float* yp = y_row + ow * g.channels;
+          for (int64_t c0 = 0; c0 < g.channels; c0 += kW) {
+            // The last vector overlaps the one before it.
+            const int64_t c = c0 + kW <= g.channels ? c0 : g.channels - kW;
+            Vec acc = kMax ? Set1(-__builtin_inff()) : Zero();
+            for (int64_t t = 0; t < taps; ++t) {
+              const Vec v = Load(window + tap_offset[t] + c);
+              acc = kMax ? Max(acc, v) : Add(acc, v);
+            }
+            Store(yp + c, kMax ? acc : Mul(acc, scale));
+          }
+          continue;
+        }
         int64_t count = 0;
         for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
           const int64_t ih = ih0 + kh * g.dilation_h;
