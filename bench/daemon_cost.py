@@ -58,6 +58,18 @@ def status_kib(pid, field):
     return 0
 
 
+def rollup_kib(pid):
+    """PSS and USS (private clean + dirty) in KiB: what the process costs the machine, shared
+    library pages divided among the processes that map them (PSS) or left out (USS)."""
+    fields = {}
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 2 and parts[0].endswith(":") and parts[1].isdigit():
+                fields[parts[0][:-1]] = int(parts[1])
+    return fields.get("Pss", 0), fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)
+
+
 def write_bytes(pid):
     with open(f"/proc/{pid}/io") as f:
         for line in f:
@@ -191,7 +203,7 @@ def main():
         cpu1 = {name: cpu_ns(pid) for name, pid in procs.items()}
         written1 = write_bytes(quiet.pid)
         stored1 = db_samples(quiet_db)
-        rss = {name: (status_kib(pid, "VmRSS"), status_kib(pid, "VmHWM"))
+        rss = {name: (status_kib(pid, "VmRSS"), status_kib(pid, "VmHWM")) + rollup_kib(pid)
                for name, pid in procs.items()}
         size = db_bytes(quiet_db)
         total_stored = stored1
@@ -206,8 +218,8 @@ def main():
     print(f"board: {args.board}; window: {elapsed:.0f} s at 1 Hz; "
           f"samples per cycle: edgemond {edgemond_samples}, node_exporter {ne_samples}")
     print()
-    print("| program | CPU per cycle | CPU per sample | share of one core | RSS (peak) |")
-    print("|---|---|---|---|---|")
+    print("| program | CPU per cycle | CPU per sample | share of one core | RSS (peak) | PSS | USS |")
+    print("|---|---|---|---|---|---|---|")
     results = {}
     for name in procs:
         ns = cpu1[name] - cpu0[name]
@@ -216,7 +228,8 @@ def main():
         results[name] = per_sample_ns
         print(f"| {name} | {per_cycle_us:.0f} µs | {per_sample_ns:.0f} ns | "
               f"{ns / (elapsed * 1e9) * 100:.3f} % | {rss[name][0] / 1024:.1f} MiB "
-              f"({rss[name][1] / 1024:.1f} MiB) |")
+              f"({rss[name][1] / 1024:.1f} MiB) | {rss[name][2] / 1024:.1f} MiB | "
+              f"{rss[name][3] / 1024:.1f} MiB |")
     print()
     # Written per sample collected in the window: with a flush every minute, the samples
     # stored in the window depend on where its edges fall.

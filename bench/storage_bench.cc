@@ -4,13 +4,15 @@
 // by bench/storage.sh; results go to docs/storage.md with the command that produced them.
 //
 // Two runs:
-//   day    --hours of data (24 by default) through each layout in --layouts: bytes on disk per
-//          sample, bytes written per sample, bulk ingest rate, flush latency; then queries on
-//          the reopened database.
-//   month  --days of data (30 by default; 0 skips it) through the store alone, with its default
-//          retention and size cap (--cap-mib): the file size at the end of every simulated day,
-//          bytes written per sample once retention deletes as much as arrives, and the long
-//          queries (30 days at 1 minute for 20 series).
+//   day    --hours of data (24 by default) through each layout in --layouts ("store" at
+//          --flush-seconds, "store:S" at S seconds, "v1" at --v1-flush-seconds): bytes on disk
+//          per sample, bytes written per sample, bulk ingest rate, flush latency; then queries
+//          on the reopened database.
+//   month  --days of data (30 by default; 0 skips it) through each layout in --month-layouts:
+//          the store with its default retention and size cap (--cap-mib), and v1's layout
+//          keeping everything (as v1 with retention_days = --days would): the file size at the
+//          end of every simulated day, bytes written per sample once retention deletes as much
+//          as arrives, and the long queries (30 days at 1 minute for 20 series).
 //
 // Bytes written are /proc/self/io `wchar`: every byte the process handed to write()/pwrite(),
 // i.e. WAL frames, checkpoint copies and WAL headers. It excludes the WAL-index (-shm), which
@@ -76,6 +78,7 @@ struct Options {
   bool codec_study = false;
   int query_repeats = 15;
   std::vector<std::string> layouts = {"store", "v1"};
+  std::vector<std::string> month_layouts = {"store"};
 };
 
 struct IoCounters {
@@ -391,17 +394,20 @@ struct DayReport {
 DayReport RunDay(const Options& options, const std::string& layout_name) {
   DayReport report;
   report.layout = layout_name;
-  const std::string dir = options.dir + "/day-" + layout_name;
+  report.flush_seconds = layout_name == "v1"                   ? options.v1_flush_seconds
+                         : layout_name.rfind("store:", 0) == 0 ? std::atoi(layout_name.c_str() + 6)
+                                                               : options.flush_seconds;
+  const std::string dir = options.dir + "/day-" + layout_name.substr(0, layout_name.find(':')) +
+                          "-" + std::to_string(report.flush_seconds);
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = dir + "/edgemond.db";
   DeviceSimulator sim(options.series, /*seed=*/20260101);
-  report.flush_seconds = layout_name == "v1" ? options.v1_flush_seconds : options.flush_seconds;
 
   const IoCounters io_before = IoCounters::Read();
   const double cpu_before = CpuSeconds();
   std::unique_ptr<Layout> layout;
-  if (layout_name == "store") {
+  if (layout_name != "v1") {
     storage::StorageOptions store_options;
     store_options.path = path;
     store_options.flush_interval = std::chrono::seconds(report.flush_seconds);
@@ -419,7 +425,7 @@ DayReport RunDay(const Options& options, const std::string& layout_name) {
   std::int64_t now_ms = kStartMs;
   double generate_cpu = 0;
   const std::int64_t steady_tick =
-      options.retention_hours > 0 && layout_name == "store"
+      options.retention_hours > 0 && layout_name != "v1"
           ? static_cast<std::int64_t>((options.retention_hours + 1.5) * 3600)
           : -1;
   IoCounters steady_io;
@@ -483,6 +489,8 @@ DayReport RunDay(const Options& options, const std::string& layout_name) {
 // --- The month run -----------------------------------------------------------------------------
 
 struct MonthReport {
+  std::string layout;
+  int flush_seconds = 0;
   std::int64_t samples = 0;
   std::vector<std::int64_t> daily_bytes;  // Database + WAL at the end of each day.
   std::int64_t max_bytes = 0;
@@ -490,21 +498,31 @@ struct MonthReport {
   double steady_written_per_sample = 0;  // From day 8 (raw retention deleting) on.
   double store_seconds = 0;
   std::vector<double> flush_ms;
+  int query_repeats = 0;
   std::vector<TimedQuery> queries;
 };
 
-MonthReport RunMonth(const Options& options) {
+MonthReport RunMonth(const Options& options, const std::string& layout_name) {
   MonthReport report;
-  const std::string dir = options.dir + "/month-store";
+  report.layout = layout_name;
+  report.flush_seconds = layout_name == "v1" ? options.v1_flush_seconds : options.flush_seconds;
+  const std::string dir = options.dir + "/month-" + layout_name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string path = dir + "/edgemond.db";
   DeviceSimulator sim(options.series, /*seed=*/20260201);
-  storage::StorageOptions store_options;
-  store_options.path = path;
-  store_options.flush_interval = std::chrono::seconds(options.flush_seconds);
-  store_options.max_bytes = std::int64_t{options.cap_mib} << 20;
-  StoreLayout layout(store_options);
+  std::unique_ptr<Layout> layout_owner;
+  if (layout_name == "v1") {
+    // No retention: v1 configured to keep the month (its default kept 7 days).
+    layout_owner = std::make_unique<V1Layout>(path, sim);
+  } else {
+    storage::StorageOptions store_options;
+    store_options.path = path;
+    store_options.flush_interval = std::chrono::seconds(report.flush_seconds);
+    store_options.max_bytes = std::int64_t{options.cap_mib} << 20;
+    layout_owner = std::make_unique<StoreLayout>(store_options);
+  }
+  Layout& layout = *layout_owner;
 
   const IoCounters io_before = IoCounters::Read();
   IoCounters io_steady;
@@ -525,7 +543,7 @@ MonthReport RunMonth(const Options& options) {
     for (const Reading& r : readings) report.samples += r.value ? 1 : 0;
     auto start = Clock::now();
     layout.Append(samples);
-    if ((tick + 1) % options.flush_seconds == 0) {
+    if ((tick + 1) % report.flush_seconds == 0) {
       layout.Flush();
       report.flush_ms.push_back(Ms(Clock::now() - start));
       layout.EnforceRetention(now_ms);
@@ -535,7 +553,8 @@ MonthReport RunMonth(const Options& options) {
       const std::int64_t bytes = FileSize(path) + FileSize(path + "-wal");
       report.daily_bytes.push_back(bytes);
       report.max_bytes = std::max(report.max_bytes, bytes);
-      std::fprintf(stderr, "  day %lld: %.1f MiB\n", static_cast<long long>((tick + 1) / 86400),
+      std::fprintf(stderr, "  %s day %lld: %.1f MiB\n", layout_name.c_str(),
+                   static_cast<long long>((tick + 1) / 86400),
                    static_cast<double>(bytes) / (1 << 20));
     }
   }
@@ -566,7 +585,10 @@ MonthReport RunMonth(const Options& options) {
        MakeQuery("edgemond_thermal_zone_celsius", zone, month_from, end,
                  (end - month_from) / 1000 + 1, Aggregation::kAvg)},
   };
-  TimeQueries(layout, report.queries, options.query_repeats);
+  // v1 reads every row of the range (all series, time-major): a few repetitions suffice.
+  report.query_repeats =
+      layout_name == "v1" ? std::min(3, options.query_repeats) : options.query_repeats;
+  TimeQueries(layout, report.queries, report.query_repeats);
   layout.Close();
   return report;
 }
@@ -745,32 +767,44 @@ void PrintDay(const Options& options, const std::vector<DayReport>& reports) {
   std::fflush(stdout);
 }
 
-void PrintMonth(const Options& options, const MonthReport& r) {
-  std::printf("## Month run: store, %d series, %d days at 1 Hz, flush every %d s, cap %d MiB\n\n",
-              options.series, options.days, options.flush_seconds, options.cap_mib);
-  std::printf("samples: %" PRId64
-              "; ingest (Append+Flush+EnforceRetention): %.2f M samples/s; "
-              "flush ms p50 / p99 / max: %.2f / %.2f / %.2f\n",
-              r.samples, static_cast<double>(r.samples) / r.store_seconds / 1e6,
-              Percentile(r.flush_ms, 0.5), Percentile(r.flush_ms, 0.99),
-              Percentile(r.flush_ms, 1.0));
+void PrintMonth(const Options& options, const std::vector<MonthReport>& reports) {
+  std::printf("## Month run: %d series, %d days at 1 Hz; store with cap %d MiB\n\n", options.series,
+              options.days, options.cap_mib);
   std::printf(
-      "written: %.2f B/sample over the run, %.2f B/sample from day 8 (retention "
-      "deleting as much as arrives)\n",
-      r.written_per_sample, r.steady_written_per_sample);
-  std::printf("database + WAL at the end of each day (MiB):");
-  for (std::size_t d = 0; d < r.daily_bytes.size(); ++d) {
-    std::printf("%s %.1f", d == 0 ? "" : ",", static_cast<double>(r.daily_bytes[d]) / (1 << 20));
+      "| layout | flush every | samples | ingest (Append+Flush+EnforceRetention) samples/s | "
+      "written B/sample, whole run | written B/sample from day 8 | largest database + WAL | "
+      "at the end | flush ms p50 / p99 / max |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (const MonthReport& r : reports) {
+    std::printf("| %s | %d s | %" PRId64
+                " | %.2f M | %.2f | %.2f | %.1f MiB | %.1f MiB | %.2f / %.2f / %.2f |\n",
+                r.layout.c_str(), r.flush_seconds, r.samples,
+                static_cast<double>(r.samples) / r.store_seconds / 1e6, r.written_per_sample,
+                r.steady_written_per_sample, static_cast<double>(r.max_bytes) / (1 << 20),
+                static_cast<double>(r.daily_bytes.empty() ? 0 : r.daily_bytes.back()) / (1 << 20),
+                Percentile(r.flush_ms, 0.5), Percentile(r.flush_ms, 0.99),
+                Percentile(r.flush_ms, 1.0));
   }
-  std::printf("\nlargest: %.1f MiB (cap %d MiB)\n\n", static_cast<double>(r.max_bytes) / (1 << 20),
-              options.cap_mib);
-  std::printf(
-      "| query (median of %d, reopened database) | wall | CPU | points |\n"
-      "|---|---|---|---|\n",
-      options.query_repeats);
-  for (const TimedQuery& q : r.queries) {
-    std::printf("| %s | %.2f ms | %.2f ms | %" PRId64 " |\n", q.what.c_str(), q.median_ms,
-                q.median_cpu_ms, q.points);
+  for (const MonthReport& r : reports) {
+    std::printf("\n%s, database + WAL at the end of each day (MiB):", r.layout.c_str());
+    for (std::size_t d = 0; d < r.daily_bytes.size(); ++d) {
+      std::printf("%s %.1f", d == 0 ? "" : ",", static_cast<double>(r.daily_bytes[d]) / (1 << 20));
+    }
+    std::printf("\n");
+  }
+  std::printf("\n| query (median, reopened database; wall / CPU) |");
+  for (const MonthReport& r : reports) {
+    std::printf(" %s (of %d) |", r.layout.c_str(), r.query_repeats);
+  }
+  std::printf("\n|---|");
+  for (std::size_t i = 0; i < reports.size(); ++i) std::printf("---|");
+  std::printf("\n");
+  for (std::size_t q = 0; q < reports.front().queries.size(); ++q) {
+    std::printf("| %s |", reports.front().queries[q].what.c_str());
+    for (const MonthReport& r : reports) {
+      std::printf(" %.2f / %.2f ms (%" PRId64 " pts) |", r.queries[q].median_ms,
+                  r.queries[q].median_cpu_ms, r.queries[q].points);
+    }
+    std::printf("\n");
   }
   std::printf("\n");
   std::fflush(stdout);
@@ -820,11 +854,13 @@ int Main(int argc, char** argv) {
       options.codec_study = true;
     } else if (arg == "--layouts") {
       options.layouts = SplitCommas(value());
+    } else if (arg == "--month-layouts") {
+      options.month_layouts = SplitCommas(value());
     } else {
       std::fprintf(stderr,
                    "usage: %s --dir DIR [--series N] [--hours H] [--days D] [--flush-seconds S] "
                    "[--v1-flush-seconds S] [--cap-mib M] [--retention-hours H] [--query-repeats N] "
-                   "[--layouts store,v1] [--codec-study]\n",
+                   "[--layouts store,store:10,v1] [--month-layouts store,v1] [--codec-study]\n",
                    argv[0]);
       return 2;
     }
@@ -847,7 +883,8 @@ int Main(int argc, char** argv) {
   if (options.hours > 0 && !options.layouts.empty()) {
     std::vector<DayReport> reports;
     for (const std::string& layout : options.layouts) {
-      if (layout != "store" && layout != "v1") {
+      const bool store_at = layout.rfind("store:", 0) == 0 && std::atoi(layout.c_str() + 6) > 0;
+      if (layout != "store" && layout != "v1" && !store_at) {
         std::fprintf(stderr, "unknown layout %s\n", layout.c_str());
         return 2;
       }
@@ -856,9 +893,17 @@ int Main(int argc, char** argv) {
     }
     PrintDay(options, reports);
   }
-  if (options.days > 0) {
-    std::fprintf(stderr, "month run...\n");
-    PrintMonth(options, RunMonth(options));
+  if (options.days > 0 && !options.month_layouts.empty()) {
+    std::vector<MonthReport> reports;
+    for (const std::string& layout : options.month_layouts) {
+      if (layout != "store" && layout != "v1") {
+        std::fprintf(stderr, "unknown month layout %s\n", layout.c_str());
+        return 2;
+      }
+      std::fprintf(stderr, "month run: %s...\n", layout.c_str());
+      reports.push_back(RunMonth(options, layout));
+    }
+    PrintMonth(options, reports);
   }
   return 0;
 }

@@ -58,9 +58,10 @@ std::optional<std::uint64_t> VmstatValue(std::string_view text, std::string_view
 
 }  // namespace
 
-MemoryCollector::MemoryCollector(const RootedFs& fs, long page_size_bytes)
+MemoryCollector::MemoryCollector(const RootedFs& fs, long page_size_bytes, int rescan_every_ticks)
     : meminfo_file_(fs, "/proc/meminfo"),
       vmstat_file_(fs, "/proc/vmstat"),
+      vmstat_rescan_(rescan_every_ticks),
       page_size_bytes_(
           static_cast<double>(page_size_bytes > 0 ? page_size_bytes : ::sysconf(_SC_PAGESIZE))) {}
 
@@ -99,7 +100,19 @@ Result<std::vector<Sample>> MemoryCollector::Collect(WallTime now) {
   emit(kSwapTotal, meminfo.swap_total_kib);
   emit(kSwapUsed, swap_used);
   emit(kSwapFree, meminfo.swap_free_kib);
-  if (Status vmstat = vmstat_file_.ReadInto(text_); vmstat.ok()) {
+  // An absent /proc/vmstat is looked for again only now and then, not with an open per tick.
+  if (vmstat_rescan_.StartTick() || !vmstat_absent_) {
+    vmstat_rescan_.Scanned();
+    Status vmstat = vmstat_file_.ReadInto(text_);
+    vmstat_absent_ = vmstat.IsNotFound();
+    AppendSwapCounters(vmstat, now, out);
+  }
+  return out;
+}
+
+void MemoryCollector::AppendSwapCounters(const Status& vmstat, WallTime now,
+                                         std::vector<Sample>& out) const {
+  if (vmstat.ok()) {
     for (const auto& [desc, name] : {std::pair{&kSwapIn, "pswpin"}, {&kSwapOut, "pswpout"}}) {
       if (const auto pages = VmstatValue(text_, name)) {
         out.push_back(
@@ -112,7 +125,6 @@ Result<std::vector<Sample>> MemoryCollector::Collect(WallTime now) {
     out.push_back(internal::MissingSample(kSwapIn, {}, std::string(vmstat.message()), now));
     out.push_back(internal::MissingSample(kSwapOut, {}, std::string(vmstat.message()), now));
   }
-  return out;
 }
 
 }  // namespace edgemond::collectors

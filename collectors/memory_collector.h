@@ -17,7 +17,8 @@
 //                                     (a sustained swap-in rate is what thrashing looks like)
 // A line the kernel does not print becomes a missing value with the reason
 // "not in /proc/meminfo". Without /proc/vmstat (a tree without it) the swap counters are left
-// out. Cost per tick: one pread each of /proc/meminfo and /proc/vmstat through open fds.
+// out, and the file is looked for again only every `rescan_every_ticks` collections. Cost per
+// tick: one pread each of /proc/meminfo and /proc/vmstat through open fds.
 //
 // Thread safety: not thread-safe; Collect() is called from one thread.
 
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "collectors/collector.h"
+#include "collectors/internal/rescan.h"
 
 namespace edgemond::collectors {
 
@@ -36,7 +38,8 @@ class MemoryCollector final : public Collector {
   // `fs` is borrowed and must outlive the collector.
   // `page_size_bytes` converts /proc/vmstat's page counts (the kernel's PAGE_SIZE: 4 KiB, or
   // 16/64 KiB on some arm64 kernels); 0 reads it from this machine (sysconf).
-  explicit MemoryCollector(const RootedFs& fs, long page_size_bytes = 0);
+  explicit MemoryCollector(const RootedFs& fs, long page_size_bytes = 0,
+                           int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
 
   std::string_view name() const override { return "memory"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
@@ -46,8 +49,13 @@ class MemoryCollector final : public Collector {
   static std::vector<const MetricDesc*> Metrics();
 
  private:
+  // Appends the swap counters from text_, which holds /proc/vmstat when `vmstat` is OK.
+  void AppendSwapCounters(const Status& vmstat, WallTime now, std::vector<Sample>& out) const;
+
   PolledFile meminfo_file_;
   PolledFile vmstat_file_;
+  bool vmstat_absent_ = false;
+  internal::RescanSchedule vmstat_rescan_;
   const double page_size_bytes_;
   std::string text_;  // Reused every tick.
 };

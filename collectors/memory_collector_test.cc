@@ -153,6 +153,28 @@ TEST_F(MemoryCollectorTest, SwapTrafficFromVmstatInBytes) {
   }
 }
 
+TEST_F(MemoryCollectorTest, AnAbsentVmstatIsLookedForOnlyOnRescans) {
+  edgemond::testing::FakeSysfs fs;
+  fs.Write("proc/meminfo", "MemTotal: 1000 kB\nMemFree: 100 kB\nMemAvailable: 400 kB\n");
+  auto root = RootedFs::Open(fs.path());
+  ASSERT_TRUE(root.ok());
+  MemoryCollector collector(*root, /*page_size_bytes=*/4096, /*rescan_every_ticks=*/3);
+  const auto has_swap_in = [&] {
+    const auto samples = collector.Collect(clock_.WallNow());
+    EXPECT_TRUE(samples.ok()) << samples.status();
+    for (const Sample& sample : *samples) {
+      if (sample.desc->name == "edgemond_swap_in_bytes_total") return true;
+    }
+    return false;
+  };
+  EXPECT_FALSE(has_swap_in());  // Tick 1: looked, absent.
+  fs.Write("proc/vmstat", "pswpin 1\npswpout 2\n");
+  EXPECT_FALSE(has_swap_in());  // Ticks 2 and 3: not looked for.
+  EXPECT_FALSE(has_swap_in());
+  EXPECT_TRUE(has_swap_in());  // Tick 4: the rescan finds it.
+  EXPECT_TRUE(has_swap_in());  // Present: read every tick.
+}
+
 TEST_F(MemoryCollectorTest, UnreadableOrGarbledMeminfoFailsTheCollector) {
   edgemond::testing::FakeSysfs fs;
   fs.Mkdir("proc");

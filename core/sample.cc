@@ -10,6 +10,8 @@ std::string_view MetricTypeName(MetricType type) {
       return "gauge";
     case MetricType::kCounter:
       return "counter";
+    case MetricType::kSummary:
+      return "summary";
   }
   return "untyped";
 }

@@ -17,9 +17,11 @@
 
 namespace edgemond {
 
-enum class MetricType { kGauge, kCounter };
+// kSummary: quantiles of observations, one series per `quantile` label, each a gauge (Prometheus'
+// summary without _sum and _count); stores keep its series as gauges.
+enum class MetricType { kGauge, kCounter, kSummary };
 
-std::string_view MetricTypeName(MetricType type);  // "gauge" / "counter"
+std::string_view MetricTypeName(MetricType type);  // "gauge" / "counter" / "summary"
 
 struct MetricDesc {
   std::string_view name;  // edgemond_<subsystem>_<name>_<unit>[_total]

@@ -12,6 +12,12 @@ TEST(SeriesKeyTest, SortsLabelsAndEscapesValues) {
   EXPECT_EQ(SeriesKey("m", {{"b", "1"}, {"a", "2"}}), SeriesKey("m", {{"a", "2"}, {"b", "1"}}));
 }
 
+TEST(MetricTypeTest, NamesAreThePrometheusTypes) {
+  EXPECT_EQ(MetricTypeName(MetricType::kGauge), "gauge");
+  EXPECT_EQ(MetricTypeName(MetricType::kCounter), "counter");
+  EXPECT_EQ(MetricTypeName(MetricType::kSummary), "summary");
+}
+
 TEST(SanitizeUtf8Test, KeepsValidTextAndReplacesInvalidBytes) {
   EXPECT_EQ(SanitizeUtf8("Tctl"), "Tctl");
   EXPECT_EQ(SanitizeUtf8("caf\xC3\xA9"), "caf\xC3\xA9");

@@ -1,6 +1,7 @@
 #include "daemon/api_backend_impl.h"
 
 #include "collectors/device_info.h"
+#include "daemon/selfbench_controller.h"
 
 namespace edgemond::daemon {
 namespace {
@@ -43,6 +44,33 @@ void ApiBackendImpl::SetAlertRules(nlohmann::json rules) {
 }
 
 void ApiBackendImpl::SetAlertHistory(storage::AlertHistory* history) { history_ = history; }
+
+void ApiBackendImpl::SetSelfbench(SelfbenchController* selfbench) { selfbench_ = selfbench; }
+
+namespace {
+Status NoSelfbench() { return Status::Unavailable("self-benchmarks are not running"); }
+}  // namespace
+
+Result<std::vector<ModelBenchmarkState>> ApiBackendImpl::Benchmarks() const {
+  if (selfbench_ == nullptr) return NoSelfbench();
+  return selfbench_->States();
+}
+
+Result<std::vector<BenchmarkRun>> ApiBackendImpl::BenchmarkHistory(
+    const BenchmarkHistoryQuery& query) const {
+  if (selfbench_ == nullptr) return NoSelfbench();
+  return selfbench_->History(query);
+}
+
+Result<BenchmarkRun> ApiBackendImpl::BenchmarkRunById(std::int64_t id) const {
+  if (selfbench_ == nullptr) return NoSelfbench();
+  return selfbench_->Run(id);
+}
+
+Result<BenchmarkRun> ApiBackendImpl::StartBenchmark(const std::string& model) const {
+  if (selfbench_ == nullptr) return NoSelfbench();
+  return selfbench_->RequestRun(model);
+}
 
 std::vector<ActiveAlert> ApiBackendImpl::ActiveAlerts() const {
   std::shared_ptr<const std::vector<ActiveAlert>> alerts;

@@ -23,6 +23,8 @@
 
 namespace edgemond::daemon {
 
+class SelfbenchController;
+
 class ApiBackendImpl final : public http::ApiBackend {
  public:
   // All references are borrowed and must outlive this object.
@@ -40,6 +42,11 @@ class ApiBackendImpl final : public http::ApiBackend {
   Result<std::vector<AlertTransition>> AlertHistory(const AlertHistoryQuery& query) const override;
   nlohmann::json AlertRules() const override;
   std::vector<http::ApiEvent> Events() const override;
+  Result<std::vector<ModelBenchmarkState>> Benchmarks() const override;
+  Result<std::vector<BenchmarkRun>> BenchmarkHistory(
+      const BenchmarkHistoryQuery& query) const override;
+  Result<BenchmarkRun> BenchmarkRunById(std::int64_t id) const override;
+  Result<BenchmarkRun> StartBenchmark(const std::string& model) const override;
 
   // Publishes a finished tick's samples.
   void SetLatest(std::vector<Sample> samples);
@@ -50,6 +57,9 @@ class ApiBackendImpl final : public http::ApiBackend {
   void SetAlertRules(nlohmann::json rules);
   // `history` is borrowed and must outlive this object; null until set.
   void SetAlertHistory(storage::AlertHistory* history);
+  // `selfbench` is borrowed and must outlive this object; null until set (the benchmark endpoints
+  // then answer 503).
+  void SetSelfbench(SelfbenchController* selfbench);
   // Appends events, keeping the most recent kMaxEvents.
   void AddEvents(std::vector<http::ApiEvent> events);
 
@@ -70,6 +80,7 @@ class ApiBackendImpl final : public http::ApiBackend {
   std::shared_ptr<const nlohmann::json> rules_ =
       std::make_shared<const nlohmann::json>(nlohmann::json::array());  // Guarded by mu_.
   storage::AlertHistory* history_ = nullptr;  // Set before serving; the history is thread-safe.
+  SelfbenchController* selfbench_ = nullptr;  // Set before serving; its API side is thread-safe.
   std::deque<http::ApiEvent> events_;         // Guarded by mu_.
 };
 

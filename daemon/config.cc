@@ -77,6 +77,8 @@ std::string_view KindName(FieldKind kind) {
       return "a list of strings";
     case FieldKind::kAlertRules:
       return "a list of alert rules";
+    case FieldKind::kModels:
+      return "a list of models";
   }
   return "a value";
 }
@@ -129,7 +131,8 @@ std::string Assign(const FieldSpec& spec, Config& config, const Json& value) {
       return "";
     }
     case FieldKind::kAlertRules:
-      break;  // Parsed by Apply(), which knows where each rule is in the file.
+    case FieldKind::kModels:
+      break;  // Parsed by Apply(), which knows where each rule or model is in the file.
   }
   return "cannot be set this way";
 }
@@ -172,6 +175,14 @@ nlohmann::ordered_json ValueToJson(const FieldSpec& spec, Config& config) {
       }
       return rules;
     }
+    case FieldKind::kModels: {
+      nlohmann::ordered_json models = nlohmann::ordered_json::array();
+      for (const selfbench::ModelSpec& model :
+           *static_cast<std::vector<selfbench::ModelSpec>*>(field)) {
+        models.push_back(selfbench::ModelSpecToJson(model));
+      }
+      return models;
+    }
   }
   return nullptr;
 }
@@ -201,6 +212,16 @@ std::optional<ConfigError> Apply(const Json& object, const std::string& prefix, 
       }
       alerts::MergeRules(*static_cast<std::vector<alerts::Rule>*>(spec->field(config)),
                          std::get<std::vector<alerts::Rule>>(std::move(rules)));
+      continue;
+    }
+    if (spec->kind == FieldKind::kModels) {
+      auto models = selfbench::ParseModelList(value, file, locator, key);
+      if (auto* model_error = std::get_if<selfbench::ModelError>(&models)) {
+        return ConfigError{model_error->file, model_error->line, model_error->key,
+                           model_error->message};
+      }
+      selfbench::MergeModels(*static_cast<std::vector<selfbench::ModelSpec>*>(spec->field(config)),
+                             std::get<std::vector<selfbench::ModelSpec>>(std::move(models)));
       continue;
     }
     if (std::string message = Assign(*spec, config, value); !message.empty()) {
@@ -335,6 +356,8 @@ std::optional<ConfigError> SetConfigValue(Config& config, std::string_view key,
       break;
     case FieldKind::kAlertRules:
       return ConfigError{"", 0, where, "alert rules cannot be set from the command line"};
+    case FieldKind::kModels:
+      return ConfigError{"", 0, where, "models cannot be set from the command line"};
   }
   Config updated = config;
   if (std::string message = Assign(*spec, updated, value); !message.empty()) {

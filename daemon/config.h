@@ -20,6 +20,7 @@
 
 #include "alerts/rule.h"
 #include "core/result.h"
+#include "selfbench/model_spec.h"
 
 namespace edgemond::daemon {
 
@@ -82,6 +83,30 @@ struct Config {
     // rule name (a later rule of the same name replaces an earlier one).
     std::vector<alerts::Rule> rules;
   } alerts;
+
+  // Self-benchmarks of the deployed models (docs/selfbench.md).
+  struct Selfbench {
+    // edgemond-bench; "": the one next to the edgemond executable.
+    std::string bench_path;
+    // Power and energy sensors are read this often while a benchmark runs.
+    double power_sample_hz = 20;
+    // The idle power is measured for this long just before each run.
+    double idle_power_seconds = 2;
+    // Scheduled runs wait this long after the daemon starts.
+    std::uint32_t startup_delay_seconds = 120;
+    // "Idle": over the last idle_window_seconds, CPU and GPU utilization averaged at most these.
+    std::uint32_t idle_window_seconds = 60;
+    double idle_cpu_max_ratio = 0.2;
+    double idle_gpu_max_ratio = 0.2;
+    // The baseline: the median of this many recent good runs per power mode; regressions are
+    // judged once at least baseline_min_runs exist.
+    std::uint32_t baseline_runs = 10;
+    std::uint32_t baseline_min_runs = 3;
+    std::uint32_t retention_days = 90;
+  } selfbench;
+
+  // "models" of the file and its conf.d drop-ins, merged by name.
+  std::vector<selfbench::ModelSpec> models;
 };
 
 // A configuration problem, located.

@@ -34,6 +34,19 @@ std::string CheckAlertSink(const Config& config) {
              : "must be \"auto\", \"journal\" or \"stderr\"";
 }
 
+std::string CheckBenchPath(const Config& config) {
+  const std::string& path = config.selfbench.bench_path;
+  return path.empty() || path.front() == '/'
+             ? ""
+             : "must be an absolute path, or \"\" for the edgemond-bench next to edgemond";
+}
+
+std::string CheckBaselineRuns(const Config& config) {
+  return config.selfbench.baseline_min_runs <= config.selfbench.baseline_runs
+             ? ""
+             : "must be at most selfbench.baseline_runs";
+}
+
 std::string CheckListen(const Config& config) {
   auto address = http::ParseListenAddress(config.http.listen);
   return address.ok() ? "" : std::string(address.status().message());
@@ -99,9 +112,9 @@ constexpr FieldSpec kFields[] = {
      &CheckStoragePath, "--db"},
     {"storage.flush_interval_seconds", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.storage.flush_interval_seconds; },
-     "Samples are kept in memory and written, compressed, in one block this often: the most a "
-     "crash can lose, traded against flash wear (10 s writes about three times as many bytes "
-     "per sample as 60 s).", 1, 3600},
+     "Samples are kept in memory and written, compressed, in one block this often: what a "
+     "crash (kill -9, OOM) can lose, traded against flash wear (10 s writes about four times as "
+     "many bytes per sample as 60 s; docs/storage.md). SIGTERM flushes first.", 1, 3600},
     {"storage.retention_days", FieldKind::kUint32,
      [](Config& c) -> void* { return &c.storage.retention_days; },
      "Samples at full resolution (the raw tier) are deleted after this many days; their 1-minute "
@@ -164,6 +177,46 @@ constexpr FieldSpec kFields[] = {
     {"alerts.rules", FieldKind::kAlertRules, [](Config& c) -> void* { return &c.alerts.rules; },
      "Alert rules (docs/alerts.md). More rules are read from alerts.d/*.json next to this file; "
      "a rule named like an earlier one replaces it."},
+    {"selfbench.bench_path", FieldKind::kString,
+     [](Config& c) -> void* { return &c.selfbench.bench_path; },
+     "The edgemond-bench program that runs each benchmark in a child process. \"\": the one "
+     "installed next to the edgemond executable.", 0, 0, &CheckBenchPath},
+    {"selfbench.power_sample_hz", FieldKind::kDouble,
+     [](Config& c) -> void* { return &c.selfbench.power_sample_hz; },
+     "How often power rails and energy counters are read while a benchmark runs, so that its "
+     "energy covers exactly its timed window.", 1, 100},
+    {"selfbench.idle_power_seconds", FieldKind::kDouble,
+     [](Config& c) -> void* { return &c.selfbench.idle_power_seconds; },
+     "How long the idle power is measured just before each run (energy above idle subtracts "
+     "it).", 0.2, 60},
+    {"selfbench.startup_delay_seconds", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.selfbench.startup_delay_seconds; },
+     "Scheduled benchmarks wait this long after edgemond starts, so that booting is not "
+     "measured.", 0, 86400},
+    {"selfbench.idle_window_seconds", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.selfbench.idle_window_seconds; },
+     "A model with only_when_idle runs once CPU and GPU utilization, averaged over this many "
+     "seconds, are at most the two ratios below.", 1, 3600},
+    {"selfbench.idle_cpu_max_ratio", FieldKind::kDouble,
+     [](Config& c) -> void* { return &c.selfbench.idle_cpu_max_ratio; },
+     "Highest average CPU utilization (0..1, all cores) that counts as idle.", 0, 1},
+    {"selfbench.idle_gpu_max_ratio", FieldKind::kDouble,
+     [](Config& c) -> void* { return &c.selfbench.idle_gpu_max_ratio; },
+     "Highest average GPU utilization (0..1, busiest GPU) that counts as idle.", 0, 1},
+    {"selfbench.baseline_runs", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.selfbench.baseline_runs; },
+     "A model's baseline, per power mode, is the median of this many of its most recent good "
+     "runs.", 1, 1000},
+    {"selfbench.baseline_min_runs", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.selfbench.baseline_min_runs; },
+     "Regressions are judged once a power mode has at least this many good runs.", 1, 1000,
+     &CheckBaselineRuns},
+    {"selfbench.retention_days", FieldKind::kUint32,
+     [](Config& c) -> void* { return &c.selfbench.retention_days; },
+     "Benchmark runs older than this are deleted (each model's latest run is kept).", 1, 36500},
+    {"models", FieldKind::kModels, [](Config& c) -> void* { return &c.models; },
+     "The models to benchmark (docs/selfbench.md; etc/edgemond/conf.d/60-models.json.example is a "
+     "complete example). A model named like an earlier one, in a conf.d drop-in, replaces it."},
 };
 
 constexpr SectionSpec kSections[] = {
@@ -172,6 +225,7 @@ constexpr SectionSpec kSections[] = {
     {"storage", "The local time-series database."},
     {"http", "The HTTP/JSON API and the Prometheus /metrics endpoint."},
     {"alerts", "Threshold alerts, written to the journal and kept in the database (docs/alerts.md)."},
+    {"selfbench", "Self-benchmarks of the models in \"models\" (docs/selfbench.md)."},
 };
 // clang-format on
 

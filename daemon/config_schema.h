@@ -11,7 +11,7 @@
 
 namespace edgemond::daemon {
 
-enum class FieldKind { kString, kUint32, kDouble, kBool, kStringList, kAlertRules };
+enum class FieldKind { kString, kUint32, kDouble, kBool, kStringList, kAlertRules, kModels };
 
 struct FieldSpec {
   std::string_view key;  // Dotted path: "http.listen".

@@ -234,3 +234,82 @@ TEST(ConfigTest, EveryExampleInTheAlertsDocParses) {
 
 }  // namespace
 }  // namespace edgemond::daemon
+
+namespace edgemond::daemon {
+namespace {
+
+TEST(ConfigTest, ModelsComeFromTheFileAndDropInsMergedByName) {
+  testing::FakeSysfs dir;
+  dir.Write("edgemond.json", R"({"models": [{"name": "a", "path": "/m/a.onnx"},
+                                           {"name": "b", "path": "/m/b.onnx"}],
+                                "selfbench": {"power_sample_hz": 10}})");
+  dir.Write("conf.d/60-models.json",
+            R"({"models": [{"name": "b", "path": "/m/b2.onnx", "threads": 2},
+                           {"name": "c", "path": "/m/c.onnx"}]})");
+  auto loaded = LoadConfigFile(dir.Join("edgemond.json"), true);
+  ASSERT_TRUE(std::holds_alternative<Config>(loaded)) << std::get<ConfigError>(loaded).ToString();
+  const Config& config = std::get<Config>(loaded);
+  ASSERT_EQ(config.models.size(), 3u);
+  EXPECT_EQ(config.models[1].path, "/m/b2.onnx");
+  EXPECT_EQ(config.models[1].threads, 2u);
+  EXPECT_EQ(config.models[1].source, dir.Join("conf.d/60-models.json") + ":1");
+  EXPECT_EQ(config.selfbench.power_sample_hz, 10);
+  // --print-config shows every key of every model.
+  const auto json = ConfigToJson(config);
+  EXPECT_EQ(json["models"][2]["name"], "c");
+  EXPECT_EQ(json["models"][2]["limits"]["deadline_seconds"], 300);
+  EXPECT_EQ(json["selfbench"]["baseline_runs"], 10);
+}
+
+TEST(ConfigTest, AModelErrorNamesTheDropInTheLineAndTheKey) {
+  testing::FakeSysfs dir;
+  dir.Write("conf.d/60-models.json",
+            "{\"models\": [\n  {\"name\": \"a\", \"path\": \"/a\",\n"
+            "   \"budget\": {\"p99_latency_ms\": -1}}]}");
+  auto loaded = LoadConfigFile(dir.Join("edgemond.json"), false);
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(loaded));
+  EXPECT_EQ(std::get<ConfigError>(loaded).ToString(),
+            dir.Join("conf.d/60-models.json") +
+                ":3: models.0.budget.p99_latency_ms: must be between 0 and 1e+09");
+  EXPECT_EQ(ExpectError(R"({"selfbench": {"bench_path": "edgemond-bench"}})").key,
+            "selfbench.bench_path");
+  EXPECT_EQ(ExpectError(R"({"selfbench": {"baseline_min_runs": 20}})").key,
+            "selfbench.baseline_min_runs");
+  Config config;
+  auto flag = SetConfigValue(config, "models", "x");
+  ASSERT_TRUE(flag);
+  EXPECT_EQ(flag->message, "models cannot be set from the command line");
+}
+
+TEST(ConfigTest, TheShippedModelsExampleLoads) {
+  // etc/edgemond/conf.d/60-models.json.example, installed as it would be once copied to .json.
+  testing::FakeSysfs dir;
+  std::ifstream in(testing::SourceDir() + "/etc/edgemond/conf.d/60-models.json.example");
+  std::stringstream text;
+  text << in.rdbuf();
+  ASSERT_FALSE(text.str().empty());
+  dir.Write("conf.d/60-models.json", text.str());
+  auto loaded = LoadConfigFile(dir.Join("edgemond.json"), false);
+  ASSERT_TRUE(std::holds_alternative<Config>(loaded)) << std::get<ConfigError>(loaded).ToString();
+  const Config& config = std::get<Config>(loaded);
+  ASSERT_EQ(config.models.size(), 2u);
+  EXPECT_EQ(config.models[0].name, "detector");
+  EXPECT_EQ(config.models[0].budget_p99_latency_ms, 40);
+  EXPECT_EQ(config.models[0].input_shapes.at("images"),
+            (std::vector<std::int64_t>{1, 3, 320, 320}));
+  EXPECT_EQ(config.models[1].name, "classifier");
+  // Apart from what its comments call out, the example spells out the defaults.
+  selfbench::ModelSpec defaults = config.models[0];
+  defaults.input_shapes.clear();
+  defaults.golden_data.clear();
+  defaults.budget_p99_latency_ms = 0;
+  defaults.budget_energy_per_inference_millijoules = 0;
+  selfbench::ModelSpec plain = config.models[1];
+  plain.name = defaults.name;
+  plain.path = defaults.path;
+  EXPECT_EQ(selfbench::ModelSpecToJson(defaults).dump(), selfbench::ModelSpecToJson(plain).dump());
+  EXPECT_EQ(ConfigToJson(config)["selfbench"], ConfigToJson(Config())["selfbench"]);
+}
+
+}  // namespace
+}  // namespace edgemond::daemon

@@ -134,6 +134,11 @@ Status Daemon::Start() {
   auto history = storage::AlertHistory::Open(config_.storage.path);
   if (!history.ok()) return history.status().WithContext("cannot open the alert history");
   history_ = std::move(history).value();
+  auto benchmark_runs = storage::BenchmarkRuns::Open(config_.storage.path);
+  if (!benchmark_runs.ok()) {
+    return benchmark_runs.status().WithContext("cannot open the benchmark runs");
+  }
+  benchmark_runs_ = std::move(benchmark_runs).value();
 
   EDGEMOND_RETURN_IF_ERROR(MakeAlertSink(config_.alerts.sink));
   derived_options_.power_budget_watts = config_.alerts.power_budget_watts;
@@ -141,6 +146,15 @@ Status Daemon::Start() {
 
   backend_ = std::make_unique<ApiBackendImpl>(fs_, *store_, clock_, Interval(config_));
   backend_->SetAlertHistory(history_.get());
+  auto selfbench =
+      SelfbenchController::Create(config_, collectors_config, fs_, clock_, *loop_, *benchmark_runs_,
+                                  [this](const std::vector<AlertTransition>& transitions) {
+                                    HandleTransitions(transitions);
+                                    backend_->SetActiveAlerts(AllActiveAlerts());
+                                  });
+  if (!selfbench.ok()) return selfbench.status().WithContext("cannot start the self-benchmarks");
+  selfbench_ = std::move(selfbench).value();
+  backend_->SetSelfbench(selfbench_.get());
   backend_->SetAlertRules(RulesJson(config_.alerts.rules));
 
   socket_activated_ = static_cast<bool>(options_.listen_fd);
@@ -155,7 +169,13 @@ Status Daemon::Start() {
     spdlog::warn("cannot read which alerts were firing before the restart: {}",
                  firing.status().ToString());
   } else if (!firing->empty()) {
-    HandleTransitions(evaluator_.Restore(*firing, clock_.Now(), clock_.WallNow()));
+    // The self-benchmarks' alerts go back to their models; the rules' to the evaluator.
+    std::vector<AlertTransition> rules, models;
+    for (AlertTransition& t : *firing) {
+      (selfbench::ModelAlerts::IsModelRule(t.rule) ? models : rules).push_back(std::move(t));
+    }
+    selfbench_->RestoreAlerts(models);
+    HandleTransitions(evaluator_.Restore(rules, clock_.Now(), clock_.WallNow()));
     spdlog::info("restored {} that {} firing when edgemond stopped",
                  Plural(firing->size(), "alert", "alerts"), firing->size() == 1 ? "was" : "were");
   }
@@ -206,10 +226,11 @@ Status Daemon::MakeAlertSink(std::string_view sink) {
 }
 
 int Daemon::Run() {
-  spdlog::info("edgemond {} serving {}{} (root {}, database {}, every {} s, {})", kVersion,
+  spdlog::info("edgemond {} serving {}{} (root {}, database {}, every {} s, {}, {})", kVersion,
                server_->url(), socket_activated_ ? " on the socket systemd passed" : "",
                config_.root, config_.storage.path, config_.collection.interval_seconds,
-               Plural(config_.alerts.rules.size(), "alert rule", "alert rules"));
+               Plural(config_.alerts.rules.size(), "alert rule", "alert rules"),
+               Plural(config_.models.size(), "model to benchmark", "models to benchmark"));
   if (notifier_.watchdog() &&
       Interval(config_) >
           std::chrono::duration_cast<std::chrono::nanoseconds>(*notifier_.watchdog() / 2)) {
@@ -247,6 +268,10 @@ void Daemon::Tick() {
       DeriveSamples(report.samples, runner_->states(), derived_options_, now);
   report.samples.insert(report.samples.end(), std::make_move_iterator(derived.begin()),
                         std::make_move_iterator(derived.end()));
+  selfbench_->OnCollection(report.samples);
+  std::vector<Sample> models = selfbench_->Metrics(now);
+  report.samples.insert(report.samples.end(), std::make_move_iterator(models.begin()),
+                        std::make_move_iterator(models.end()));
   EvaluateAlerts(report.samples, now);
   series_ = report.samples.size();
 
@@ -255,7 +280,7 @@ void Daemon::Tick() {
   backend_->SetLatest(std::move(report.samples));
   // After the samples (edgemond_alert_firing among them): whoever sees an alert in the API finds
   // it on /metrics too.
-  backend_->SetActiveAlerts(evaluator_.Active());
+  backend_->SetActiveAlerts(AllActiveAlerts());
   if (!appended.ok()) {
     if (!store_error_ || *store_error_ != appended) {
       spdlog::error("storing samples failed: {}", appended.ToString());
@@ -288,8 +313,22 @@ void Daemon::Tick() {
 void Daemon::EvaluateAlerts(std::vector<Sample>& samples, WallTime now) {
   HandleTransitions(evaluator_.Evaluate(samples, clock_.Now(), now));
   std::vector<Sample> metrics = evaluator_.Metrics(now);
+  std::vector<Sample> model_metrics = selfbench_->AlertMetrics(now);
   samples.insert(samples.end(), std::make_move_iterator(metrics.begin()),
                  std::make_move_iterator(metrics.end()));
+  samples.insert(samples.end(), std::make_move_iterator(model_metrics.begin()),
+                 std::make_move_iterator(model_metrics.end()));
+}
+
+std::vector<ActiveAlert> Daemon::AllActiveAlerts() const {
+  std::vector<ActiveAlert> all = evaluator_.Active();
+  std::vector<ActiveAlert> models = selfbench_->ActiveAlerts();
+  all.insert(all.end(), std::make_move_iterator(models.begin()),
+             std::make_move_iterator(models.end()));
+  std::stable_sort(all.begin(), all.end(), [](const ActiveAlert& a, const ActiveAlert& b) {
+    return a.rule != b.rule ? a.rule < b.rule : SeriesKey("", a.labels) < SeriesKey("", b.labels);
+  });
+  return all;
 }
 
 void Daemon::HandleTransitions(const std::vector<AlertTransition>& transitions) {
@@ -352,6 +391,7 @@ void Daemon::FlushStore(bool final_flush) {
     if (!deleted.ok()) {
       spdlog::warn("alert history retention failed: {}", deleted.status().ToString());
     }
+    selfbench_->EnforceRetention();
   }
   if (status.ok()) {
     if (store_error_) spdlog::info("storage recovered: writing to {} again", config_.storage.path);
@@ -403,23 +443,35 @@ void Daemon::ArmKeepalive() {
   if (!armed.ok()) spdlog::warn("cannot arm the watchdog keepalive: {}", armed.ToString());
 }
 
-std::string Daemon::StatusText() const {
-  std::size_t failing = 0;
+Daemon::StatusCounts Daemon::CountStatus() const {
+  StatusCounts counts{series_, 0, 0, selfbench_->Activity()};
   for (const collectors::CollectorState& state : runner_->states()) {
-    if (state.ran && !state.ok && !state.last_error.IsNotFound()) ++failing;
+    if (state.ran && !state.ok && !state.last_error.IsNotFound()) ++counts.failing_collectors;
   }
-  std::size_t firing = 0;
-  for (const ActiveAlert& alert : evaluator_.Active()) {
-    if (alert.state == AlertState::kFiring) ++firing;
+  for (const ActiveAlert& alert : AllActiveAlerts()) {
+    if (alert.state == AlertState::kFiring) ++counts.firing_alerts;
   }
-  std::string text = "Collecting " + Plural(series_, "series", "series") + " every " +
+  return counts;
+}
+
+std::string Daemon::StatusText() const {
+  const StatusCounts counts = CountStatus();
+  std::string text = "Collecting " + Plural(counts.series, "series", "series") + " every " +
                      alerts::FormatNumber(config_.collection.interval_seconds) + " s";
-  if (failing > 0) text += ", " + Plural(failing, "collector", "collectors") + " failing";
-  text += "; " + Plural(firing, "alert", "alerts") + " firing; serving " + server_->url();
+  if (counts.failing_collectors > 0) {
+    text += ", " + Plural(counts.failing_collectors, "collector", "collectors") + " failing";
+  }
+  if (!counts.activity.empty()) text += ", " + counts.activity;
+  text +=
+      "; " + Plural(counts.firing_alerts, "alert", "alerts") + " firing; serving " + server_->url();
   return text;
 }
 
 void Daemon::UpdateStatus() {
+  // The text is rebuilt only when what it counts changed: most ticks change nothing.
+  const StatusCounts counts = CountStatus();
+  if (counts == status_counts_) return;
+  status_counts_ = counts;
   std::string text = StatusText();
   if (text == status_text_) return;
   (void)notifier_.SetStatus(text);
@@ -550,7 +602,9 @@ void Daemon::ApplyConfig(Config next) {
   const std::size_t removed = config_.alerts.rules.size() + added - next.alerts.rules.size();
   HandleTransitions(evaluator_.SetRules(next.alerts.rules, clock_.WallNow()));
   backend_->SetAlertRules(RulesJson(next.alerts.rules));
-  backend_->SetActiveAlerts(evaluator_.Active());
+  selfbench_->Reconfigure(next, CollectorsConfigFor(next));
+  backend_->SetActiveAlerts(AllActiveAlerts());
+  spdlog::info("{} configured for self-benchmarks", Plural(next.models.size(), "model", "models"));
   spdlog::info("{} loaded ({} added, {} changed, {} removed)",
                Plural(next.alerts.rules.size(), "alert rule", "alert rules"), added, changed,
                removed);
@@ -560,6 +614,7 @@ void Daemon::ApplyConfig(Config next) {
 void Daemon::Shutdown(int signal) {
   spdlog::info("received {}, flushing and exiting", signal == SIGTERM ? "SIGTERM" : "SIGINT");
   (void)notifier_.Stopping("Stopping: writing buffered samples to the database");
+  selfbench_->Shutdown();
   FlushStore(/*final_flush=*/true);
   loop_->Exit(0);
 }

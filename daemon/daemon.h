@@ -7,8 +7,11 @@
 // anything runs.
 //
 // Run() collects on a fixed monotonic grid. Each tick: collect, derive (daemon/derived_metrics.h),
-// evaluate the alert rules and hand their transitions to the alert sink and the history, publish
-// to the API, append to the store, flush every flush interval, then tell systemd.
+// let the self-benchmarks see the collection and add their edgemond_model_* series
+// (daemon/selfbench_controller.h), evaluate the alert rules and hand their transitions to the
+// alert sink and the history, publish to the API, append to the store, flush every flush interval,
+// then tell systemd. A benchmark runs in a child process; while it does, the controller's own
+// timer samples power between ticks, so the collection keeps its schedule.
 //
 // systemd (daemon/systemd_notify.h), in the manner of systemd-timesyncd:
 //  - READY=1 once the database is open, the HTTP socket bound and the first collection done;
@@ -49,11 +52,13 @@
 #include "daemon/derived_metrics.h"
 #include "daemon/event_loop.h"
 #include "daemon/scheduler.h"
+#include "daemon/selfbench_controller.h"
 #include "daemon/systemd_notify.h"
 #include "http/api.h"
 #include "http/router.h"
 #include "http/server.h"
 #include "storage/alert_history.h"
+#include "storage/benchmark_runs.h"
 #include "storage/store.h"
 
 namespace edgemond::daemon {
@@ -99,9 +104,20 @@ class Daemon final {
   void Tick();
   void EvaluateAlerts(std::vector<Sample>& samples, WallTime now);
   void HandleTransitions(const std::vector<AlertTransition>& transitions);
+  // The evaluator's alerts and the self-benchmarks', sorted by rule then labels.
+  std::vector<ActiveAlert> AllActiveAlerts() const;
   void FlushStore(bool final_flush);
   void PingWatchdog(bool from_tick);
   void ArmKeepalive();
+  // What the STATUS= line says.
+  struct StatusCounts {
+    std::size_t series = 0;
+    std::size_t failing_collectors = 0;
+    std::size_t firing_alerts = 0;
+    std::string activity;  // What the self-benchmarks are doing, if anything.
+    friend bool operator==(const StatusCounts&, const StatusCounts&) = default;
+  };
+  StatusCounts CountStatus() const;
   void UpdateStatus();
   std::string StatusText() const;
   void Reload();
@@ -123,10 +139,12 @@ class Daemon final {
   std::unique_ptr<collectors::CollectorRunner> runner_;
   std::unique_ptr<storage::Store> store_;
   std::unique_ptr<storage::AlertHistory> history_;
+  std::unique_ptr<storage::BenchmarkRuns> benchmark_runs_;
   alerts::Evaluator evaluator_;
   alerts::StderrSink stderr_sink_;
   std::unique_ptr<alerts::AlertSink> alert_sink_;
   std::unique_ptr<ApiBackendImpl> backend_;
+  std::unique_ptr<SelfbenchController> selfbench_;
   std::unique_ptr<http::Router> router_;
   std::unique_ptr<http::ApiContext> api_context_;
   std::unique_ptr<http::MhdServer> server_;
@@ -141,8 +159,9 @@ class Daemon final {
   std::optional<Status> history_error_;  // Same, for the alert history.
   std::optional<Status> sink_error_;     // Same, for the alert sink.
   std::optional<SteadyTime> last_watchdog_ping_;
-  std::string status_text_;  // Last STATUS= sent.
-  std::size_t series_ = 0;   // Samples of the last tick.
+  std::string status_text_;                    // Last STATUS= sent.
+  std::optional<StatusCounts> status_counts_;  // What status_text_ counted, once known.
+  std::size_t series_ = 0;                     // Samples of the last tick.
   std::uint64_t ticks_ = 0;
   collectors::ThrottleEventTracker throttle_events_;
 };

@@ -57,7 +57,8 @@ int Main(int argc, char** argv) {
   }
   Config config = std::get<Config>(std::move(loaded));
   if (options.action == CliAction::kCheckConfig) {
-    std::cout << "configuration OK (" << config.alerts.rules.size() << " alert rules)\n";
+    std::cout << "configuration OK (" << config.alerts.rules.size() << " alert rules, "
+              << config.models.size() << " models to benchmark)\n";
     return 0;
   }
   if (options.action == CliAction::kPrintConfig) {

@@ -19,6 +19,12 @@ void RegisterApiRoutes(Router& router, const ApiContext& context) {
   router.Add("GET", "/api/v1/alerts/history", "alert_history", bind(&HandleAlertHistory));
   router.Add("GET", "/api/v1/alerts/rules", "alert_rules", bind(&HandleAlertRules));
   router.Add("GET", "/api/v1/events", "events", bind(&HandleEvents));
+  router.Add("GET", "/api/v1/benchmarks", "benchmarks", bind(&HandleBenchmarks));
+  router.Add("GET", "/api/v1/benchmarks/runs/{id}", "benchmark_run", bind(&HandleBenchmarkRun));
+  router.Add("GET", "/api/v1/benchmarks/{model}", "benchmark_history",
+             bind(&HandleBenchmarkHistory));
+  router.Add("POST", "/api/v1/benchmarks/{model}/run", "benchmark_start",
+             bind(&HandleStartBenchmark));
 }
 
 }  // namespace edgemond::http

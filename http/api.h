@@ -43,6 +43,10 @@ Response HandleAlerts(const ApiContext& context, const Request& request);
 Response HandleAlertHistory(const ApiContext& context, const Request& request);
 Response HandleAlertRules(const ApiContext& context, const Request& request);
 Response HandleEvents(const ApiContext& context, const Request& request);
+Response HandleBenchmarks(const ApiContext& context, const Request& request);
+Response HandleBenchmarkHistory(const ApiContext& context, const Request& request);
+Response HandleBenchmarkRun(const ApiContext& context, const Request& request);
+Response HandleStartBenchmark(const ApiContext& context, const Request& request);
 
 }  // namespace edgemond::http
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/alert.h"
+#include "core/benchmark.h"
 #include "core/clock.h"
 #include "core/query.h"
 #include "core/result.h"
@@ -68,6 +69,22 @@ class ApiBackend {
 
   // Recent events, oldest first (bounded by the daemon).
   virtual std::vector<ApiEvent> Events() const = 0;
+
+  // Self-benchmarks (docs/selfbench.md): every configured model, its latest run and baselines.
+  virtual Result<std::vector<ModelBenchmarkState>> Benchmarks() const = 0;
+
+  // A model's runs, newest first. kNotFound for a model that is neither configured nor has runs.
+  virtual Result<std::vector<BenchmarkRun>> BenchmarkHistory(
+      const BenchmarkHistoryQuery& query) const = 0;
+
+  // One run, under way or finished. kNotFound when there is no such run.
+  virtual Result<BenchmarkRun> BenchmarkRunById(std::int64_t id) const = 0;
+
+  // Asks the daemon to benchmark `model` now and returns the accepted run (status running, with
+  // its id); the run itself happens in the daemon's loop. kNotFound for a model that is not
+  // configured; kFailedPrecondition while another run is under way or when the model is disabled.
+  // Const like every method here: the backend is the daemon's window, the request goes through it.
+  virtual Result<BenchmarkRun> StartBenchmark(const std::string& model) const = 0;
 };
 
 }  // namespace edgemond::http

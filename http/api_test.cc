@@ -46,6 +46,29 @@ class FixedBackend : public ApiBackend {
   }
   nlohmann::json AlertRules() const override { return nlohmann::json::array({{{"name", "r"}}}); }
   std::vector<ApiEvent> Events() const override { return events; }
+  Result<std::vector<ModelBenchmarkState>> Benchmarks() const override { return models; }
+  Result<std::vector<BenchmarkRun>> BenchmarkHistory(
+      const BenchmarkHistoryQuery& query) const override {
+    last_benchmark_query = query;
+    if (query.model != "m") return Status::NotFound("no model \"" + query.model + "\"");
+    return runs;
+  }
+  Result<BenchmarkRun> BenchmarkRunById(std::int64_t id) const override {
+    for (const BenchmarkRun& run : runs) {
+      if (run.id == id) return run;
+    }
+    return Status::NotFound("no benchmark run " + std::to_string(id));
+  }
+  Result<BenchmarkRun> StartBenchmark(const std::string& model) const override {
+    if (model != "m") return Status::NotFound("no model \"" + model + "\" is configured");
+    if (running) return Status::FailedPrecondition("run 7 of model m is under way");
+    running = true;
+    BenchmarkRun run;
+    run.id = 8;
+    run.model = model;
+    run.trigger = "api";
+    return run;
+  }
 
   std::shared_ptr<const std::vector<Sample>> latest = std::make_shared<const std::vector<Sample>>();
   std::vector<SeriesInfo> catalog = {
@@ -63,6 +86,10 @@ class FixedBackend : public ApiBackend {
   std::vector<AlertTransition> history;
   mutable std::optional<AlertHistoryQuery> last_history_query;
   std::vector<ApiEvent> events;
+  std::vector<ModelBenchmarkState> models;
+  std::vector<BenchmarkRun> runs;
+  mutable std::optional<BenchmarkHistoryQuery> last_benchmark_query;
+  mutable bool running = false;
 };
 
 class ApiTest : public ::testing::Test {
@@ -270,6 +297,134 @@ TEST_F(ApiTest, AlertHistoryPassesTheRangeAndChecksParameters) {
   EXPECT_EQ(Get("/api/v1/alerts/history", {{"from", "soon"}}).status, 400);
   EXPECT_EQ(Get("/api/v1/alerts/history", {{"from", "-10"}, {"to", "-20"}}).status, 400);
   EXPECT_EQ(Get("/api/v1/alerts/rules").status, 200);
+}
+
+}  // namespace
+}  // namespace edgemond::http
+
+namespace edgemond::http {
+namespace {
+
+BenchmarkRun FinishedRun() {
+  BenchmarkRun run;
+  run.id = 7;
+  run.model = "m";
+  run.trigger = "schedule";
+  run.status = BenchmarkStatus::kSucceeded;
+  run.started_at = FromUnixMillis(1767225600000);
+  run.finished_at = FromUnixMillis(1767225612500);
+  run.model_path = "/m.onnx";
+  run.latency_p50_ms = 12.5;
+  run.latency_p99_ms = 20;
+  run.energy_per_inference_joules = 0.04;
+  run.energy_missing_reason = "";
+  run.power = {{"input", "input", "integrated", 4.0, 4.5, 40.0}};
+  run.readings = {{"edgemond_thermal_zone_celsius", {{"zone", "cpu"}}, 50.0, std::nullopt}};
+  run.outputs_match = true;
+  run.max_abs_error = 1e-6;
+  run.regressions = {"latency"};
+  run.hints = {"throttled during the run (cpu/frequency_cap)"};
+  run.baseline_runs = 3;
+  run.baseline_latency_p50_ms = 10;
+  return run;
+}
+
+TEST_F(ApiTest, BenchmarksListModelsWithTheirLatestRunAndBaselines) {
+  ModelBenchmarkState state;
+  state.model = "m";
+  state.path = "/m.onnx";
+  state.interval_seconds = 3600;
+  state.next_run = FromUnixMillis(1767229200000);
+  state.latest = FinishedRun();
+  state.baselines = {BenchmarkBaseline{"0 MAXN", 3, 10.0, 0.04, 5e7, 45.0, 2e9, std::nullopt}};
+  backend_.models = {state};
+  const Response response = Get("/api/v1/benchmarks");
+  ASSERT_EQ(response.status, 200) << response.body;
+  const auto body = nlohmann::json::parse(response.body);
+  const auto& model = body["data"]["models"][0];
+  EXPECT_EQ(model["model"], "m");
+  EXPECT_EQ(model["next_run"], 1767229200);
+  EXPECT_EQ(model["running_run_id"], nullptr);
+  EXPECT_EQ(model["baselines"][0]["power_mode"], "0 MAXN");
+  EXPECT_EQ(model["baselines"][0]["latency_p50_ms"], 10.0);
+  EXPECT_EQ(model["baselines"][0]["gpu_frequency_end_hertz"], nullptr);
+  const auto& run = model["latest"];
+  EXPECT_EQ(run["id"], 7);
+  EXPECT_EQ(run["status"], "succeeded");
+  EXPECT_EQ(run["error"], nullptr);
+  EXPECT_EQ(run["finished_at"], 1767225612.5);
+  EXPECT_EQ(run["timing"]["latency_ms"]["p50"], 12.5);
+  EXPECT_EQ(run["timing"]["latency_ms"]["min"], nullptr);
+  EXPECT_EQ(run["power"]["energy_per_inference_joules"], 0.04);
+  EXPECT_EQ(run["power"]["missing_reason"], nullptr);
+  EXPECT_EQ(run["power"]["sources"][0]["peak_watts"], 4.5);
+  EXPECT_EQ(run["device"]["readings"][0]["labels"]["zone"], "cpu");
+  EXPECT_EQ(run["device"]["readings"][0]["end"], nullptr);
+  EXPECT_EQ(run["check"]["outputs_match"], true);
+  EXPECT_EQ(run["verdict"]["regressions"][0], "latency");
+  EXPECT_EQ(run["verdict"]["baseline"]["runs"], 3);
+}
+
+TEST_F(ApiTest, BenchmarkHistoryAndOneRun) {
+  backend_.runs = {FinishedRun()};
+  const Response history = Get("/api/v1/benchmarks/m", {{"from", "-3600"}, {"limit", "5"}});
+  ASSERT_EQ(history.status, 200) << history.body;
+  EXPECT_EQ(nlohmann::json::parse(history.body)["data"]["runs"][0]["id"], 7);
+  ASSERT_TRUE(backend_.last_benchmark_query);
+  EXPECT_EQ(backend_.last_benchmark_query->model, "m");
+  EXPECT_EQ(backend_.last_benchmark_query->limit, 5u);
+  EXPECT_EQ(backend_.last_benchmark_query->from_ms, 1767225600000 - 3600000);
+  EXPECT_EQ(Get("/api/v1/benchmarks/nope").status, 404);
+  EXPECT_EQ(Get("/api/v1/benchmarks/m", {{"limit", "0"}}).status, 400);
+
+  const Response run = Get("/api/v1/benchmarks/runs/7");
+  ASSERT_EQ(run.status, 200);
+  EXPECT_EQ(nlohmann::json::parse(run.body)["data"]["run"]["model"], "m");
+  EXPECT_EQ(Get("/api/v1/benchmarks/runs/8").status, 404);
+  EXPECT_EQ(Get("/api/v1/benchmarks/runs/x").status, 400);
+  EXPECT_EQ(Get("/api/v1/benchmarks/runs/-1").status, 400);
+}
+
+TEST_F(ApiTest, StartingARunAnswers202ThenConflicts) {
+  Request request;
+  request.method = "POST";
+  request.path = "/api/v1/benchmarks/m/run";
+  const Response accepted = router_.Dispatch(request);
+  ASSERT_EQ(accepted.status, 202) << accepted.body;
+  const auto body = nlohmann::json::parse(accepted.body);
+  EXPECT_EQ(body["data"]["id"], 8);
+  EXPECT_EQ(body["data"]["poll"], "/api/v1/benchmarks/runs/8");
+  EXPECT_EQ(body["data"]["run"]["status"], "running");
+  bool location = false;
+  for (const auto& [name, value] : accepted.headers) {
+    location = location || (name == "Location" && value == "/api/v1/benchmarks/runs/8");
+  }
+  EXPECT_TRUE(location);
+
+  const Response conflict = router_.Dispatch(request);
+  EXPECT_EQ(conflict.status, 409);
+  EXPECT_EQ(nlohmann::json::parse(conflict.body)["error"]["code"], "conflict");
+  request.path = "/api/v1/benchmarks/other/run";
+  EXPECT_EQ(router_.Dispatch(request).status, 404);
+  // GET on the run endpoint, POST on a run: the method is wrong, not the path.
+  EXPECT_EQ(Get("/api/v1/benchmarks/m/run").status, 405);
+  request.path = "/api/v1/benchmarks/runs/8";
+  EXPECT_EQ(router_.Dispatch(request).status, 405);
+}
+
+TEST(ApiAuthTest, StartingARunNeedsTheBearerToken) {
+  FixedBackend backend;
+  testing::FakeClock clock;
+  Router router(RouterOptions{"s3cret", {}});
+  ApiContext context{backend, clock, router, {}, "1"};
+  RegisterApiRoutes(router, context);
+  Request request;
+  request.method = "POST";
+  request.path = "/api/v1/benchmarks/m/run";
+  EXPECT_EQ(router.Dispatch(request).status, 401);
+  EXPECT_FALSE(backend.running);
+  request.headers = {{"authorization", "Bearer s3cret"}};
+  EXPECT_EQ(router.Dispatch(request).status, 202);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "storage/benchmark_runs.h"
 #include "storage/block.h"
 #include "storage/block_table.h"
 #include "storage/sqlite/statement.h"
@@ -120,10 +121,12 @@ Status CreateAlertHistory(sqlite::Database& db) {
   )sql");
 }
 
-constexpr std::array<Migration, 3> kMigrations = {{
+constexpr std::array<Migration, 4> kMigrations = {{
     {1, "series catalog, extents and time-major samples", &CreateV1},
     {2, "compressed blocks in raw, 1-minute and 1-hour tiers", &CreateV2},
     {kAlertHistorySchemaVersion, "alert history", &CreateAlertHistory},
+    // v4: the self-benchmark runs; the tables' definition lives with their code.
+    {kBenchmarkRunsSchemaVersion, "self-benchmark runs", &CreateBenchmarkRunsTables},
 }};
 
 std::string Hex(std::int64_t value) {

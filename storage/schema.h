@@ -32,6 +32,8 @@ inline constexpr std::int32_t kApplicationId = 0x45444d44;
 
 // The first schema version with the alert_history table.
 inline constexpr int kAlertHistorySchemaVersion = 3;
+// The first schema version with the benchmark runs' tables (storage/benchmark_runs.h).
+inline constexpr int kBenchmarkRunsSchemaVersion = 4;
 
 struct Migration {
   int to_version;                         // Applied to a database at to_version - 1.

@@ -44,7 +44,7 @@ class SchemaTest : public ::testing::Test {
 TEST_F(SchemaTest, NewDatabaseGetsTheCurrentSchema) {
   auto db = Create();
   EXPECT_EQ(Int(*db, "PRAGMA user_version"), CurrentSchemaVersion());
-  EXPECT_EQ(CurrentSchemaVersion(), 3);
+  EXPECT_EQ(CurrentSchemaVersion(), 4);
   EXPECT_EQ(Int(*db, "PRAGMA application_id"), kApplicationId);
   EXPECT_EQ(Int(*db, "PRAGMA auto_vacuum"), 2);  // INCREMENTAL.
   EXPECT_EQ(Int(*db, "PRAGMA page_size"), 4096);
@@ -52,7 +52,8 @@ TEST_F(SchemaTest, NewDatabaseGetsTheCurrentSchema) {
   EXPECT_EQ(db->QueryString("SELECT group_concat(name) FROM (SELECT name FROM sqlite_master "
                             "WHERE type = 'table' ORDER BY name)")
                 .value(),
-            "alert_history,blocks_1h,blocks_1m,blocks_raw,series,series_extent");
+            "alert_history,benchmark_run_power,benchmark_run_readings,benchmark_runs,blocks_1h,"
+            "blocks_1m,blocks_raw,series,series_extent");
   // Blocks are rowid tables keyed by their first timestamp (incremental blob reads need rowids).
   EXPECT_EQ(db->QueryString("SELECT group_concat(name || ':' || pk) FROM "
                             "pragma_table_info('blocks_raw')")
@@ -87,7 +88,7 @@ TEST_F(SchemaTest, PrepareEmptyDatabaseLeavesExistingDatabasesAlone) {
 TEST_F(SchemaTest, FutureVersionIsRefusedAndLeftUntouched) {
   {
     auto db = Create();
-    ASSERT_TRUE(db->Execute("PRAGMA user_version=4").ok());
+    ASSERT_TRUE(db->Execute("PRAGMA user_version=5").ok());
     ASSERT_TRUE(db->Checkpoint(sqlite::Database::CheckpointMode::kTruncate).ok());
   }
   const std::string before = ReadFile(path_);
@@ -95,10 +96,10 @@ TEST_F(SchemaTest, FutureVersionIsRefusedAndLeftUntouched) {
   const Status status = Migrate(*db);
   EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition) << status;
   EXPECT_NE(status.message().find(path_), std::string_view::npos) << status;
-  EXPECT_NE(status.message().find("schema version 4, newer than this edgemond understands (3)"),
+  EXPECT_NE(status.message().find("schema version 5, newer than this edgemond understands (4)"),
             std::string_view::npos)
       << status;
-  EXPECT_EQ(Int(*db, "PRAGMA user_version"), 4);
+  EXPECT_EQ(Int(*db, "PRAGMA user_version"), 5);
   db.reset();
   EXPECT_EQ(ReadFile(path_), before);
 }
@@ -130,17 +131,18 @@ Status CreateThenFail(sqlite::Database& db) {
 
 TEST_F(SchemaTest, AppliesOnlyTheMissingMigrationsInOrder) {
   { auto db = Create(); }
-  const std::array<Migration, 4> migrations = {{
+  const std::array<Migration, 5> migrations = {{
       BuiltinMigrations()[0],
       BuiltinMigrations()[1],
       BuiltinMigrations()[2],
-      {4, "extra table", &CreateExtraTable},
+      BuiltinMigrations()[3],
+      {5, "extra table", &CreateExtraTable},
   }};
   auto db = Open();
   ASSERT_TRUE(Migrate(*db, migrations).ok());
-  EXPECT_EQ(Int(*db, "PRAGMA user_version"), 4);
+  EXPECT_EQ(Int(*db, "PRAGMA user_version"), 5);
   EXPECT_EQ(Int(*db, "SELECT count(*) FROM sqlite_master WHERE name = 'extra'"), 1);
-  // With only v1 to v3 known, this database is now from the future.
+  // With only v1 to v4 known, this database is now from the future.
   EXPECT_EQ(Migrate(*db).code(), StatusCode::kFailedPrecondition);
 }
 
@@ -168,7 +170,7 @@ TEST_F(SchemaTest, MigratesV1SamplesIntoRawBlocks) {
   }
   auto db = Open();
   ASSERT_TRUE(Migrate(*db).ok());
-  EXPECT_EQ(Int(*db, "PRAGMA user_version"), 3);
+  EXPECT_EQ(Int(*db, "PRAGMA user_version"), CurrentSchemaVersion());
   EXPECT_EQ(Int(*db, "SELECT count(*) FROM sqlite_master WHERE name = 'samples'"), 0);
   EXPECT_EQ(Int(*db, "SELECT count(*) FROM blocks_raw"), 3);
   EXPECT_EQ(Int(*db, "SELECT sum(points) FROM blocks_raw"), 1500 + 150);

@@ -172,6 +172,11 @@ Status EnableWal(Database& db, std::int64_t journal_size_limit) {
   return db.Execute("PRAGMA journal_size_limit=" + std::to_string(journal_size_limit));
 }
 
+// A summary's quantiles are each a gauge (as Prometheus stores them).
+std::string_view TypeName(MetricType type) {
+  return MetricTypeName(type == MetricType::kSummary ? MetricType::kGauge : type);
+}
+
 Result<MetricType> ParseType(std::string_view text) {
   if (text == "gauge") return MetricType::kGauge;
   if (text == "counter") return MetricType::kCounter;
@@ -624,7 +629,7 @@ Status SqliteStore::Flush() {
   // Check the space first: a write that runs out of it fails only at COMMIT, after the work.
   const std::int64_t need = static_cast<std::int64_t>(head_samples_) * 16 + kFlushOverheadBytes;
   auto free_bytes = FreeBytes();
-  if (free_bytes.ok() && !HasRoomFor(need, *free_bytes)) {
+  if (free_bytes.ok() && !skip_free_space_check_ && !HasRoomFor(need, *free_bytes)) {
     ReleaseBallast();
     {
       std::lock_guard lock(mu_);
@@ -651,7 +656,7 @@ Status SqliteStore::Flush() {
       insert->BindText(1, info.name);
       insert->BindText(2, FormatLabelText(info.labels));
       insert->BindText(3, info.unit);
-      insert->BindText(4, MetricTypeName(info.type));
+      insert->BindText(4, TypeName(info.type));
       status = insert->Run();
       insert->Reset();
     }

@@ -135,6 +135,11 @@ class SqliteStore final : public Store {
 
   const StorageOptions& options() const { return options_; }
 
+  // Tests only: Flush() writes without checking the free space first, so that a full file
+  // system is met inside the transaction (SQLITE_FULL), as when another program takes the space
+  // between the check and the commit. REQUIRES: no other thread uses the store yet.
+  void TEST_SkipFreeSpaceCheck() { skip_free_space_check_ = true; }
+
  private:
   struct SeriesEntry {
     std::int64_t id = 0;  // Row id in `series`; stable for the life of the file.
@@ -206,7 +211,8 @@ class SqliteStore final : public Store {
   // Positional cache for Append: the entry each position of the previous batch resolved to.
   // Guarded by write_mu_.
   std::vector<SeriesEntry*> last_batch_;
-  bool ballast_held_ = false;  // Guarded by write_mu_.
+  bool ballast_held_ = false;           // Guarded by write_mu_.
+  bool skip_free_space_check_ = false;  // Set before the store is shared (tests only).
   // Series an Append is creating, until the batch is accepted. Guarded by write_mu_.
   std::vector<std::unique_ptr<SeriesEntry>> staged_;
 

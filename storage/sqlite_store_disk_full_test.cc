@@ -73,6 +73,15 @@ bool FillUp(const std::string& path) {
   return full;
 }
 
+// Random doubles: ~8 bytes each however they are encoded, to need room quickly.
+double Noise(std::int64_t tick, int s) {
+  std::uint64_t x =
+      static_cast<std::uint64_t>(tick) * 0x9E3779B97F4A7C15u + static_cast<unsigned>(s);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9u;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBu;
+  return static_cast<double>(x >> 11) / 9007199254740992.0;
+}
+
 std::vector<Sample> Batch(std::int64_t tick) {
   std::vector<Sample> batch;
   for (int s = 0; s < kSeries; ++s) {
@@ -166,7 +175,9 @@ std::string Scenario(const std::string& dir) {
   return failures;
 }
 
-TEST(SqliteStoreDiskFullTest, KeepsServingAndResumesWhenSpaceReturns) {
+// Runs `scenario` in a child process with a tmpfs of `size` mounted on a fresh directory;
+// returns its report ("" when everything held), or skips the test when no tmpfs can be mounted.
+void RunOnTmpfs(const char* size, std::string (*scenario)(const std::string& dir)) {
   TempDir dir;
   const std::string mount_point = dir.Join("fs");
   std::filesystem::create_directory(mount_point);
@@ -176,8 +187,8 @@ TEST(SqliteStoreDiskFullTest, KeepsServingAndResumesWhenSpaceReturns) {
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     ::close(fds[0]);
-    const std::string why_not = MountTmpfs(mount_point, "8m");
-    const std::string report = why_not.empty() ? Scenario(mount_point) : "SKIP " + why_not;
+    const std::string why_not = MountTmpfs(mount_point, size);
+    const std::string report = why_not.empty() ? scenario(mount_point) : "SKIP " + why_not;
     (void)!::write(fds[1], report.data(), report.size());
     ::_exit(0);
   }
@@ -193,6 +204,90 @@ TEST(SqliteStoreDiskFullTest, KeepsServingAndResumesWhenSpaceReturns) {
       << "the child died: status " << wait_status << "; " << report;
   if (report.rfind("SKIP ", 0) == 0) GTEST_SKIP() << report.substr(5);
   EXPECT_EQ(report, "");
+}
+
+TEST(SqliteStoreDiskFullTest, KeepsServingAndResumesWhenSpaceReturns) {
+  RunOnTmpfs("8m", &Scenario);
+}
+
+// The space runs out inside the transaction (SQLITE_FULL): another program took it after the
+// store checked. SQLite rolls the transaction back; the store keeps the head, reports ENOSPC,
+// gives up its ballast, and the next flush, with room again, writes everything.
+std::string FullAtCommitScenario(const std::string& dir) {
+  std::string failures;
+  const auto check = [&](bool ok, const std::string& what) {
+    if (!ok) failures += what + "\n";
+    return ok;
+  };
+  StorageOptions options;
+  options.path = dir + "/edgemond.db";
+  options.ballast_bytes = 1 << 20;
+  auto opened = SqliteStore::Open(options);
+  if (!check(opened.ok(), "open: " + opened.status().ToString())) return failures;
+  auto store = std::move(opened).value();
+  store->TEST_SkipFreeSpaceCheck();
+  const auto batch = [](std::int64_t tick) {
+    std::vector<Sample> samples = Batch(tick);
+    for (int s = 0; s < kSeries; ++s) samples[static_cast<std::size_t>(s)].value = Noise(tick, s);
+    return samples;
+  };
+  std::int64_t tick = 0;
+  for (; tick < 60; ++tick) check(store->Append(batch(tick)).ok(), "append");
+  check(store->Flush().ok(), "first flush");
+  check(FillUp(dir + "/filler"), "could not fill the file system");
+  // ~1 MB of noise: more than the file system has left.
+  for (; tick < 60 + 6000; ++tick) check(store->Append(batch(tick)).ok(), "append while full");
+  const std::size_t head = store->Stats().head_samples;
+  const Status flushed = store->Flush();
+  check(flushed.code() == StatusCode::kResourceExhausted,
+        "flush that runs out of space: " + flushed.ToString());
+  check(flushed.error_number() == ENOSPC, "not ENOSPC: " + flushed.ToString());
+  check(store->Stats().disk_full, "disk_full not reported");
+  check(store->Stats().head_samples == head, "the head lost samples");
+  check(!std::filesystem::exists(options.path + ".ballast"), "the ballast was not given up");
+  RangeQuery query;
+  query.selector.name = std::string(kVoltage.name);
+  query.from_ms = kT0;
+  query.to_ms = kT0 + tick * 1000;
+  query.max_points_per_series = 100000;
+  auto result = store->Query(query);
+  if (check(result.ok(), "query: " + result.status().ToString())) {
+    check(result->series.size() == kSeries, "series missing");
+    for (const auto& series : result->series) {
+      check(static_cast<std::int64_t>(series.points.size()) == tick, "samples missing");
+      const int s = std::stoi(series.series.labels.at(0).value.substr(2));  // sensor="in<s>"
+      for (std::size_t i = 0; i < series.points.size(); ++i) {
+        if (series.points[i].value != Noise(static_cast<std::int64_t>(i), s)) {
+          check(false, "a value changed");
+          break;
+        }
+      }
+    }
+  }
+  {
+    auto db = sqlite::Database::Open(options.path, {});
+    check(db.ok() && (*db)->IntegrityCheck().ok(), "integrity_check failed after SQLITE_FULL");
+    check(
+        db.ok() && (*db)->QueryInt64("SELECT sum(points) FROM blocks_raw").value() == 60 * kSeries,
+        "the failed flush left rows behind");
+  }
+  std::filesystem::remove(dir + "/filler");
+  const Status recovered = store->Flush();
+  check(recovered.ok(), "flush once space returned: " + recovered.ToString());
+  check(!store->Stats().disk_full && store->Stats().head_samples == 0, "not recovered");
+  store.reset();
+  auto reopened = SqliteStore::Open(options);
+  if (check(reopened.ok(), "reopen: " + reopened.status().ToString())) {
+    auto after = (*reopened)->Query(query);
+    check(after.ok() && after->series.size() == kSeries &&
+              static_cast<std::int64_t>(after->series[0].points.size()) == tick,
+          "samples lost across the full disk");
+  }
+  return failures;
+}
+
+TEST(SqliteStoreDiskFullTest, AFullDiskInsideTheTransactionLosesNothing) {
+  RunOnTmpfs("8m", &FullAtCommitScenario);
 }
 
 }  // namespace

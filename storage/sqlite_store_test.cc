@@ -162,6 +162,26 @@ TEST_F(SqliteStoreTest, AppendFlushQueryRoundTrip) {
   EXPECT_EQ(store->ListSeries(Selector("edgemond_hwmon_energy_joules_total"))->size(), 1u);
 }
 
+TEST_F(SqliteStoreTest, ASummarysQuantilesAreStoredAsGauges) {
+  constexpr MetricDesc kLatency{"edgemond_model_latency_seconds", "Latency", MetricType::kSummary,
+                                "seconds"};
+  auto store = Open();
+  ASSERT_TRUE(
+      store
+          ->Append({MakeSample(kLatency, {{"model", "m"}, {"quantile", "0.5"}}, kT0, 0.01),
+                    MakeSample(kLatency, {{"model", "m"}, {"quantile", "0.99"}}, kT0, 0.02)})
+          .ok());
+  ASSERT_TRUE(store->Flush().ok());
+  ExpectPoints(Raw(*store, R"(edgemond_model_latency_seconds{quantile="0.99"})"), {P(kT0, 0.02)});
+  // The catalog has no "summary" type: each quantile is a gauge series, as a reopen shows.
+  store.reset();
+  store = Open();
+  const auto series = store->ListSeries(std::nullopt);
+  ASSERT_TRUE(series.ok()) << series.status();
+  ASSERT_EQ(series->size(), 2u);
+  EXPECT_EQ((*series)[0].type, MetricType::kGauge);
+}
+
 TEST_F(SqliteStoreTest, ReopenFindsEverythingFlushed) {
   std::vector<SeriesInfo> before;
   {

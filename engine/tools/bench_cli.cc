@@ -11,8 +11,12 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <vector>
 
 #include "core/clock.h"
@@ -21,6 +25,7 @@
 #include "engine/onnx/onnx_loader.h"
 #include "engine/session.h"
 #include "engine/tools/chrome_trace.h"
+#include "engine/tools/report.h"
 
 namespace edgemond::engine {
 namespace {
@@ -62,6 +67,11 @@ Status ParseInputShape(std::string_view text, InputShapes& shapes) {
 
 double Milliseconds(std::chrono::nanoseconds d) {
   return std::chrono::duration<double, std::milli>(d).count();
+}
+
+// CLOCK_MONOTONIC in nanoseconds (steady_clock's epoch on Linux), comparable across processes.
+std::int64_t MonotonicNanoseconds(SteadyTime time) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
 }
 
 // Process CPU time (all threads): next to wall time it tells waiting from working, and a busy
@@ -197,12 +207,18 @@ std::string BenchUsage() {
          "  --profile                time per node and per op type\n"
          "  --trace FILE             write the timed runs as a Chrome trace (Perfetto,\n"
          "                           chrome://tracing)\n"
-         "  --json                   machine-readable report (docs/engine.md)\n";
+         "  --json                   machine-readable report (docs/engine.md)\n"
+         "\n"
+         "       edgemond-bench --report [options] INPUT...\n"
+         "  one table row per INPUT: a model (.onnx, benchmarked now with the options above),\n"
+         "  an edgemond-bench --json report, or edgemond's /api/v1/benchmarks JSON (power,\n"
+         "  energy and temperature come from there); \"-\" reads standard input\n";
 }
 
 Result<BenchOptions> ParseBenchArgs(std::span<const std::string_view> args) {
   BenchOptions options;
   bool runs_given = false;
+  std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     const auto value = [&](std::string_view& out) -> Status {
@@ -263,18 +279,29 @@ Result<BenchOptions> ParseBenchArgs(std::span<const std::string_view> args) {
       options.trace_path = std::string(text);
     } else if (arg == "--json") {
       options.json = true;
+    } else if (arg == "--report") {
+      options.report = true;
     } else if (arg.size() > 1 && arg.front() == '-') {
       return Status::InvalidArgument("unknown option " + std::string(arg));
-    } else if (options.model_path.empty()) {
-      options.model_path = std::string(arg);
     } else {
-      return Status::InvalidArgument("more than one model given");
+      positional.emplace_back(arg);
     }
+  }
+  if (options.report) {
+    if (options.json) return Status::InvalidArgument("--report and --json exclude each other");
+    if (positional.empty() && !options.help) {
+      return Status::InvalidArgument("--report needs models, report files or - (stdin)");
+    }
+    options.report_inputs = std::move(positional);
+  } else if (positional.size() > 1) {
+    return Status::InvalidArgument("more than one model given");
+  } else if (!positional.empty()) {
+    options.model_path = std::move(positional.front());
   }
   if (runs_given && options.duration_seconds > 0) {
     return Status::InvalidArgument("--runs and --duration exclude each other");
   }
-  if (options.model_path.empty() && !options.help) {
+  if (options.model_path.empty() && !options.help && !options.report) {
     return Status::InvalidArgument("no model given");
   }
   return options;
@@ -388,9 +415,14 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   if (!options.trace_path.empty()) spec.tracer = &trace;
   StepProfile profile(clock, model->steps().size());
   if (options.profile) spec.observer = &profile;
+  const SteadyTime bench_start = clock.Now();
   const double cpu_start_ms = ProcessCpuMilliseconds();
   const Result<LatencyStats> latency = RunBenchmark(session, spec, clock);
+  const SteadyTime bench_end = clock.Now();
   if (!latency.ok()) return Fail(latency.status(), options.json, out, err);
+  // The timed runs are the last `total` of the benchmark (the gaps between them are a clock read
+  // each): the window whose energy a monitoring process measures on the same monotonic clock.
+  const SteadyTime window_start = bench_end - latency->total;
   // Includes the warm-up runs, which RunBenchmark does first.
   const int all_runs = latency->runs + options.warmup_runs;
   const double cpu_ms_per_run =
@@ -467,6 +499,10 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
                                 {"max", Milliseconds(latency->max)}};
     report["cpu_ms_per_run"] = cpu_ms_per_run;
     report["throughput_per_second"] = latency->throughput_per_second;
+    report["warmup_ms"] = Milliseconds(window_start - bench_start);
+    report["window"] = Json{{"start_monotonic_ns", MonotonicNanoseconds(window_start)},
+                            {"end_monotonic_ns", MonotonicNanoseconds(bench_end)},
+                            {"seconds", std::chrono::duration<double>(latency->total).count()}};
     report["memory"] = Json{{"arena_bytes", stats.arena_bytes},
                             {"unshared_bytes", stats.unshared_bytes},
                             {"baseline_rss_bytes", baseline_rss},
@@ -594,6 +630,54 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   return check.passed ? 0 : 1;
 }
 
+int RunReport(const BenchOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  std::vector<ReportRow> rows;
+  bool ok = true;
+  bool measured_here = false;
+  for (const std::string& input : options.report_inputs) {
+    const std::filesystem::path path(input);
+    std::string text;
+    if (path.extension() == ".onnx") {
+      BenchOptions one = options;
+      one.report = false;
+      one.report_inputs.clear();
+      one.model_path = input;
+      one.json = true;
+      std::ostringstream json;
+      ok = RunBench(one, json, err) == 0 && ok;
+      text = json.str();
+      measured_here = true;
+    } else if (input == "-") {
+      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } else {
+      std::ifstream file(input, std::ios::binary);
+      if (!file) {
+        err << "edgemond-bench: cannot read " << input << "\n";
+        ok = false;
+        continue;
+      }
+      text.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    }
+    const Json document = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    Result<std::vector<ReportRow>> parsed =
+        document.is_discarded()
+            ? Result<std::vector<ReportRow>>(Status::InvalidArgument("not JSON"))
+            : ReportRowsFromJson(document, input == "-" ? "stdin" : path.stem().string());
+    if (!parsed.ok()) {
+      err << "edgemond-bench: " << input << ": " << parsed.status().message() << "\n";
+      ok = false;
+      continue;
+    }
+    rows.insert(rows.end(), parsed->begin(), parsed->end());
+  }
+  out << RenderReport(rows);
+  if (measured_here) {
+    out << "\npower, energy and temperature are measured by edgemond's self-benchmarks:\n"
+           "  curl -s http://127.0.0.1:8867/api/v1/benchmarks | edgemond-bench --report -\n";
+  }
+  return ok ? 0 : 1;
+}
+
 int BenchMain(int argc, char** argv, std::ostream& out, std::ostream& err) {
   std::vector<std::string_view> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
@@ -606,6 +690,7 @@ int BenchMain(int argc, char** argv, std::ostream& out, std::ostream& err) {
     out << BenchUsage();
     return 0;
   }
+  if (options->report) return RunReport(*options, std::cin, out, err);
   return RunBench(*options, out, err);
 }
 

@@ -10,10 +10,12 @@
 #ifndef EDGEMOND_ENGINE_TOOLS_BENCH_CLI_H_
 #define EDGEMOND_ENGINE_TOOLS_BENCH_CLI_H_
 
+#include <istream>
 #include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 #include "engine/passes.h"
@@ -33,6 +35,10 @@ struct BenchOptions {
   std::string trace_path;  // --trace FILE; empty for none.
   bool json = false;
   bool help = false;
+  // --report: a table of these models (benchmarked now) and reports (JSON files, "-" for stdin);
+  // engine/tools/report.h. model_path is then empty.
+  bool report = false;
+  std::vector<std::string> report_inputs;
 };
 
 // Parses the arguments after the program name. kInvalidArgument explains what is wrong.
@@ -44,6 +50,10 @@ std::string BenchUsage();
 // Runs the benchmark and writes the report to `out` and errors to `err`. Returns the exit
 // status.
 int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
+
+// --report: reads and benchmarks options.report_inputs ("-" from `in`) and writes the table.
+// Returns 1 when an input could not be read or a model could not be benchmarked.
+int RunReport(const BenchOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
 
 // main(): parse, run, exit status.
 int BenchMain(int argc, char** argv, std::ostream& out, std::ostream& err);

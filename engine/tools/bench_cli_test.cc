@@ -5,12 +5,14 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "engine/tools/report.h"
 #include "tests/testing/temp_dir.h"
 
 namespace edgemond::engine {
@@ -135,7 +137,29 @@ TEST(BenchCliTest, ReportsEverythingAsJson) {
   EXPECT_GT(report["memory"]["peak_rss_bytes"].get<std::int64_t>(), 0);
   EXPECT_EQ(report["profile"]["nodes_ms"].size(), 2u);
   EXPECT_GT(report["load_ms"].get<double>(), 0.0);
+  EXPECT_GE(report["warmup_ms"].get<double>(), 0.0);
   EXPECT_GE(report["session_create_ms"].get<double>(), 0.0);
+}
+
+TEST(BenchCliTest, NamesItsTimedWindowOnTheMonotonicClock) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  std::string out, err;
+  const auto before = std::chrono::steady_clock::now().time_since_epoch();
+  ASSERT_EQ(RunCli({model, "--runs", "20", "--json"}, out, err), 0) << err;
+  const auto after = std::chrono::steady_clock::now().time_since_epoch();
+  const nlohmann::json report = nlohmann::json::parse(out);
+  const auto start =
+      std::chrono::nanoseconds(report["window"]["start_monotonic_ns"].get<std::int64_t>());
+  const auto end =
+      std::chrono::nanoseconds(report["window"]["end_monotonic_ns"].get<std::int64_t>());
+  EXPECT_LE(before, start);
+  EXPECT_LT(start, end);
+  EXPECT_LE(end, after);
+  // The window holds the timed runs and nothing else: its length is their sum.
+  const double seconds = report["window"]["seconds"].get<double>();
+  EXPECT_NEAR(std::chrono::duration<double>(end - start).count(), seconds, 1e-9);
+  EXPECT_NEAR(seconds * 1000, report["latency_ms"]["mean"].get<double>() * 20, 1e-3);
 }
 
 TEST(BenchCliTest, ChecksGoldenData) {
@@ -301,6 +325,71 @@ TEST(BenchCliTest, BinaryExitsNonZeroOnBadInput) {
   const int usage = ::pclose(pipe);
   ASSERT_TRUE(WIFEXITED(usage));
   EXPECT_EQ(WEXITSTATUS(usage), 2);
+}
+
+TEST(BenchArgsTest, ReportTakesManyInputs) {
+  Result<BenchOptions> options = Parse({"a.onnx", "--report", "b.json", "-", "--runs", "5"});
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_TRUE(options->report);
+  EXPECT_EQ(options->report_inputs, (std::vector<std::string>{"a.onnx", "b.json", "-"}));
+  EXPECT_TRUE(options->model_path.empty());
+  EXPECT_EQ(options->runs, 5);
+  EXPECT_FALSE(Parse({"--report"}).ok());
+  EXPECT_FALSE(Parse({"--report", "a.onnx", "--json"}).ok());
+  EXPECT_FALSE(Parse({"a.onnx", "b.onnx"}).ok());
+}
+
+TEST(BenchReportTest, BenchmarksModelsAndReadsReports) {
+  TempDir dir;
+  const std::string model = WriteModel(dir);
+  // What the daemon serves at /api/v1/benchmarks, trimmed to what the table reads.
+  const std::string api = dir.Join("benchmarks.json");
+  std::ofstream(api) << R"({"status": "success", "data": {"models": [
+      {"model": "detector", "latest": {"model": "detector", "status": "succeeded",
+        "model_info": {"precision": "float32", "file_bytes": 14000000, "parameters": 3500000,
+                       "flops": 614000000},
+        "timing": {"latency_ms": {"p50": 12.5, "p99": 20.25}, "throughput_per_second": 80},
+        "memory": {"peak_rss_bytes": 36700160},
+        "power": {"average_watts": 7.5, "energy_per_inference_joules": 0.09375},
+        "compute": {"gflops_per_watt": 6.55},
+        "device": {"max_temperature_celsius": {"start": 50, "end": 55.5}}}},
+      {"model": "broken", "latest": {"model": "broken", "status": "failed",
+                                     "error": "edgemond-bench was killed by SIGSEGV"}},
+      {"model": "new", "latest": null}]}})";
+  TempDir out_dir;
+  BenchOptions options;
+  options.report = true;
+  options.runs = 3;
+  options.report_inputs = {model, api, "-"};
+  std::istringstream in(R"({"error": {"code": "corruption", "message": "not an ONNX model"}})");
+  std::ostringstream out, err;
+  EXPECT_EQ(RunReport(options, in, out, err), 0) << err.str();
+  const std::string table = out.str();
+  EXPECT_EQ(table.rfind("model     precision  size MB  params  GFLOPs  p50 ms  p99 ms  ", 0), 0u)
+      << table;
+  EXPECT_NE(table.find("\nmodel       float32     0.00      12   0.000  "), std::string::npos)
+      << table;
+  // Column widths follow the widest cell, and the first row's throughput is measured: compare
+  // the detector's cells with runs of blanks folded.
+  std::string folded;
+  for (const char c : table) {
+    if (c != ' ' || folded.empty() || folded.back() != ' ') folded.push_back(c);
+  }
+  EXPECT_NE(folded.find("\ndetector float32 14.00 3.50M 0.614 12.500 20.250 80.0 36.7 7.50 93.750 "
+                        "6.55 55.5\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("\nbroken: failed: edgemond-bench was killed by SIGSEGV\n"),
+            std::string::npos);
+  EXPECT_NE(table.find("\nnew: no run yet\n"), std::string::npos);
+  EXPECT_NE(table.find("\nstdin: failed: not an ONNX model\n"), std::string::npos) << table;
+
+  options.report_inputs = {dir.Join("missing.json")};
+  std::ostringstream out2, err2;
+  EXPECT_EQ(RunReport(options, in, out2, err2), 1);
+  EXPECT_NE(err2.str().find("cannot read"), std::string::npos);
+  EXPECT_FALSE(
+      ReportRowsFromJson(nlohmann::json{{"status", "success"}, {"data", {{"x", 1}}}}, "").ok());
 }
 
 }  // namespace

@@ -19,6 +19,7 @@ Response HandleIndex(const ApiContext& context, const Request& /*request*/) {
       "<li><a href=\"/api/v1/series\">/api/v1/series</a></li>"
       "<li><a href=\"/api/v1/latest\">/api/v1/latest</a></li>"
       "<li><a href=\"/api/v1/alerts\">/api/v1/alerts</a></li>"
+      "<li><a href=\"/api/v1/benchmarks\">/api/v1/benchmarks</a></li>"
       "<li><a href=\"/healthz\">/healthz</a></li>"
       "</ul></body></html>\n";
   return response;

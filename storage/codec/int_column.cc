@@ -11,6 +11,7 @@ namespace {
 constexpr int kWidthBits = 7;   // A frame's width, 0..64.
 constexpr int kFrameCodes = 4;  // Frames of 8, 16, 32 or 64 values.
 constexpr std::size_t FrameSize(int code) { return std::size_t{8} << code; }
+static_assert(kFrameCodes == kIntFrameSizeCodes);
 
 std::int64_t Sub(std::int64_t a, std::int64_t b) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
@@ -136,11 +137,11 @@ std::size_t EncodedIntColumnSize(std::span<const std::int64_t> values) {
   return BestPlan(values, residuals).bytes;
 }
 
-void EncodeIntColumn(std::span<const std::int64_t> values, std::string& out) {
-  if (values.empty()) return;
-  std::vector<std::int64_t> residuals;
-  const Plan plan = BestPlan(values, residuals);
-  // BestPlan may have left the other order's residuals behind.
+namespace {
+
+void WritePlan(std::span<const std::int64_t> values, const Plan& plan,
+               std::vector<std::int64_t>& residuals, std::string& out) {
+  // The plan may have been chosen with another order's residuals left behind.
   ComputeResiduals(values, plan.order, plan.bias, residuals);
   out.push_back(static_cast<char>((plan.order - 1) | (plan.frame_code << 2)));
   PutSignedVarint(out, values[0]);
@@ -163,6 +164,27 @@ void EncodeIntColumn(std::span<const std::int64_t> values, std::string& out) {
     }
     bits.Finish();
   }
+}
+
+}  // namespace
+
+void EncodeIntColumn(std::span<const std::int64_t> values, std::string& out) {
+  if (values.empty()) return;
+  std::vector<std::int64_t> residuals;
+  WritePlan(values, BestPlan(values, residuals), residuals, out);
+}
+
+void EncodeIntColumnWith(IntOrder order, int frame_size_code, std::span<const std::int64_t> values,
+                         std::string& out) {
+  if (values.empty()) return;
+  std::vector<std::int64_t> residuals;
+  std::vector<std::uint8_t> widths;
+  const int n = static_cast<int>(order);
+  const std::int64_t bias =
+      order == IntOrder::kBiasedDeltas && values.size() >= 2 ? MedianDelta(values) : 0;
+  Plan plan = MakePlan(values, n, bias, residuals, widths);
+  plan.frame_code = std::clamp(frame_size_code, 0, kFrameCodes - 1);
+  WritePlan(values, plan, residuals, out);
 }
 
 Status DecodeIntColumn(ByteReader& in, std::size_t count, std::vector<std::int64_t>& out) {

@@ -37,6 +37,13 @@ namespace edgemond::storage::codec {
 // Appends the encoding of `values` (nothing when empty).
 void EncodeIntColumn(std::span<const std::int64_t> values, std::string& out);
 
+// One fixed encoding instead of the smallest, for tests and measurements: every order and frame
+// size must decode exactly whatever the values, not only the ones the encoder happens to pick.
+enum class IntOrder { kDeltas = 1, kDeltasOfDeltas = 2, kBiasedDeltas = 3 };
+inline constexpr int kIntFrameSizeCodes = 4;  // Frames of 8 << code values, code 0..3.
+void EncodeIntColumnWith(IntOrder order, int frame_size_code, std::span<const std::int64_t> values,
+                         std::string& out);
+
 // Bytes EncodeIntColumn would append, without building them.
 std::size_t EncodedIntColumnSize(std::span<const std::int64_t> values);
 

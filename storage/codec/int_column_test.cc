@@ -13,19 +13,39 @@ namespace {
 constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
-// Encodes, checks the size estimate, appends a marker, decodes and checks both.
+void ExpectDecodes(std::string encoded, const std::vector<std::int64_t>& values,
+                   const std::string& what) {
+  encoded += "end";
+  ByteReader in(encoded);
+  std::vector<std::int64_t> decoded;
+  const Status status = DecodeIntColumn(in, values.size(), decoded);
+  EXPECT_TRUE(status.ok()) << what << ": " << status;
+  EXPECT_EQ(decoded, values) << what;
+  EXPECT_EQ(in.Rest(), "end") << what;
+}
+
+// Encodes with the encoder's choice (checking the size estimate and that it is the smallest) and
+// with every order and frame size forced; each must decode exactly, followed by a marker.
+// Returns the chosen encoding's size.
 std::size_t RoundTrip(const std::vector<std::int64_t>& values) {
   std::string out;
   EncodeIntColumn(values, out);
   EXPECT_EQ(out.size(), EncodedIntColumnSize(values));
   const std::size_t size = out.size();
-  out += "end";
-  ByteReader in(out);
-  std::vector<std::int64_t> decoded;
-  const Status status = DecodeIntColumn(in, values.size(), decoded);
-  EXPECT_TRUE(status.ok()) << status;
-  EXPECT_EQ(decoded, values);
-  EXPECT_EQ(in.Rest(), "end");
+  ExpectDecodes(out, values, "chosen");
+  for (const IntOrder order :
+       {IntOrder::kDeltas, IntOrder::kDeltasOfDeltas, IntOrder::kBiasedDeltas}) {
+    for (int frame = 0; frame < kIntFrameSizeCodes; ++frame) {
+      std::string forced;
+      EncodeIntColumnWith(order, frame, values, forced);
+      ExpectDecodes(forced, values,
+                    "order " + std::to_string(static_cast<int>(order)) + ", frame code " +
+                        std::to_string(frame));
+      if (values.size() >= 3) {
+        EXPECT_LE(size, forced.size()) << "the choice is not the smallest";
+      }
+    }
+  }
   return size;
 }
 

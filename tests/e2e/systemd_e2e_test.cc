@@ -247,13 +247,16 @@ TEST_F(SystemdE2eTest, SighupAppliesAGoodConfigAndRejectsABadOne) {
             std::string::npos)
       << daemon_->process().Output();
   // A change that takes a restart is said so, and the rest still applies.
-  WriteConfig(R"({"storage": {"retention_days": 30}, "alerts": {"sink": "stderr"}})");
+  WriteConfig(R"({"storage": {"retention_days": 30, "max_size_megabytes": 128}, )"
+              R"("alerts": {"sink": "stderr"}})");
   Reload();
   EXPECT_EQ(RuleNames(), std::vector<std::string>{"c"});
-  EXPECT_NE(daemon_->process().Output().find(
-                "storage.retention_days changed from 7 to 30: this takes a restart"),
-            std::string::npos)
-      << daemon_->process().Output();
+  for (const char* line : {"storage.retention_days changed from 7 to 30: this takes a restart",
+                           "storage.max_size_megabytes changed from 256 to 128: this takes a "
+                           "restart"}) {
+    EXPECT_NE(daemon_->process().Output().find(line), std::string::npos)
+        << daemon_->process().Output();
+  }
   EXPECT_EQ(daemon_->Get("/healthz").status, 200);
   EXPECT_EQ(Stop(), 0);
 }

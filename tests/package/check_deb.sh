@@ -61,7 +61,8 @@ for f in usr/bin/edgemond usr/lib/systemd/system/edgemond.service \
   usr/lib/systemd/system/edgemond.socket usr/lib/sysusers.d/edgemond.conf \
   usr/lib/tmpfiles.d/edgemond.conf etc/edgemond/edgemond.json \
   etc/edgemond/alerts.d/10-thermal.json etc/edgemond/alerts.d/50-collectors.json \
-  usr/share/doc/edgemond/README.md usr/share/doc/edgemond/alerts.md; do
+  usr/share/doc/edgemond/README.md usr/share/doc/edgemond/alerts.md \
+  usr/share/doc/edgemond/selfbench.md usr/share/edgemond/etc/conf.d/60-models.json.example; do
   [ -f "$root/$f" ] || fail "/$f was not installed"
 done
 [ -x "$root/usr/bin/edgemond" ] || fail "/usr/bin/edgemond is not executable"
@@ -78,7 +79,7 @@ fi
 # The installed binary runs on the installed configuration and rules.
 "$root/usr/bin/edgemond" --version | grep -q '^edgemond ' || fail "edgemond --version"
 check=$("$root/usr/bin/edgemond" --config "$root/etc/edgemond/edgemond.json" --check-config)
-echo "$check" | grep -q 'configuration OK (8 alert rules)' || fail "--check-config said: $check"
+echo "$check" | grep -q 'configuration OK (8 alert rules, 0 models to benchmark)' || fail "--check-config said: $check"
 
 # Reinstalling (an upgrade to the same files) keeps an edited conffile.
 echo '// edited by the administrator' >>"$root/etc/edgemond/alerts.d/10-thermal.json"
