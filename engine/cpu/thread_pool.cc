@@ -91,9 +91,11 @@ void ThreadPool::WorkerLoop() noexcept {
 }
 
 void ThreadPool::ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn fn) {
-  // A few chunks per thread: enough for the running threads to take over a descheduled one's
-  // share, few enough that claiming costs nothing next to a chunk's work.
-  const std::int64_t target_chunks = 4 * threads();
+  // Many chunks per thread: the running threads take over a descheduled one's share, and a
+  // thread descheduled in the middle of a chunk holds back only that small chunk (on a shared
+  // machine that wait is what a second thread costs); claiming one is an atomic operation,
+  // nothing next to a chunk's work.
+  const std::int64_t target_chunks = 16 * threads();
   std::int64_t chunk = (tasks + target_chunks - 1) / target_chunks;
   if (chunk < min_chunk) chunk = min_chunk < 1 ? 1 : min_chunk;
   const std::int64_t chunks = (tasks + chunk - 1) / chunk;

@@ -2,12 +2,13 @@
 //
 // A session with N threads owns a pool of N - 1 workers; the thread that calls Session::Run is
 // the N-th. ParallelFor splits [0, tasks) into a fixed set of contiguous chunks (the same split
-// for the same arguments, so results never depend on timing) that the caller and the workers
-// claim one at a time from an atomic counter. Claiming, rather than assigning chunk i to
-// thread i, is what keeps a busy machine from stalling a run: when another process holds a
-// core and a worker is not scheduled, the threads that are running take its chunks, and a run
-// is never slower than on one thread by more than one chunk (docs/adr/0108, after the
-// fork-join collapses measured in ENGINE-KERNELS.md section 3.4).
+// for the same arguments, so results never depend on timing), about 16 per thread, that the
+// caller and the workers claim one at a time from an atomic counter. Claiming, rather than
+// assigning chunk i to thread i, is what keeps a busy machine from stalling a run: when another
+// process holds a core and a worker is not scheduled, the threads that are running take its
+// chunks. What a second thread can still cost is the chunk a worker had claimed when it lost
+// its core: the caller waits for it until the worker runs again (docs/adr/0108; fork-join
+// pools collapse far worse, as measured for ENGINE-KERNELS.md section 3.4).
 //
 // Workers spin for a short while after each parallel section (a network runs the next kernel
 // within microseconds) and then block on a futex, so an idle pool costs no CPU.

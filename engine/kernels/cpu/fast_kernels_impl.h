@@ -154,6 +154,10 @@ inline void PackChunk(const TileRows& src, int64_t k0, int64_t len, float* buf) 
     for (int r = 0; r < kRows; ++r) {
       const float* from = src.rows[t * kRows + r] + c;
       float* to = buf + r * kReductionChunk + done;
+      if (seg == kW) {
+        Store(to, Load(from));
+        continue;
+      }
       int64_t i = 0;
       for (; i + kW <= seg; i += kW) Store(to + i, Load(from + i));
       for (; i < seg; ++i) to[i] = from[i];
@@ -274,7 +278,15 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
                          g.pad_left == 0 && g.in_h == g.out_h && g.in_w == g.out_w;
   // Pixel blocks: the input a block reads (about pixels x in_c floats) stays in the L2 cache.
   const int64_t budget_pixels = 65536 / MaxI(1, g.in_c);
-  const int64_t block_tiles = MaxI(1, MinI(64, budget_pixels / kRows));
+  int64_t block_tiles = MaxI(1, MinI(64, budget_pixels / kRows));
+  const int64_t threads = pool != nullptr ? pool->threads() : 1;
+  // Threads share the tasks in chunks (ThreadPool::ParallelFor): smaller blocks make enough of
+  // them that a thread losing its core in the middle of one holds back little.
+  while (threads > 1 && block_tiles > 4 &&
+         g.batch * g.groups * ((pixels + block_tiles * kRows - 1) / (block_tiles * kRows)) <
+             16 * threads) {
+    block_tiles /= 2;
+  }
   const int64_t block = block_tiles * kRows;
   const int64_t blocks = (pixels + block - 1) / block;
   // Slices of panel groups: one chunk of a slice's weights (at most 256 KiB) stays in the L2
@@ -287,15 +299,30 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   const int64_t chunk = (k + chunks - 1) / chunks;
   const int64_t chunk_group_bytes = chunk * kTilePanels * kPanelWidth * 4;
   int64_t slice = MaxI(1, MinI(panel_groups, (256 << 10) / chunk_group_bytes));
-  const int64_t threads = pool != nullptr ? pool->threads() : 1;
   while (slice > 1 &&
-         g.batch * g.groups * blocks * ((panel_groups + slice - 1) / slice) < 4 * threads) {
+         g.batch * g.groups * blocks * ((panel_groups + slice - 1) / slice) < 16 * threads) {
     slice = (slice + 1) / 2;
   }
   const int64_t slices = (panel_groups + slice - 1) / slice;
   const bool chunks_outer = k * slice * kTilePanels * kPanelWidth * 4 > (512 << 10);
   // Tasks: (image, group, block, slice), slice fastest.
   const int64_t tasks = g.batch * g.groups * blocks * slices;
+
+  // Where each tap reads, relative to the window's top-left pixel, and the output pixels whose
+  // whole window lies inside the input (their rows need no bounds checks).
+  int64_t tap_offset[kMaxTaps];
+  for (int64_t kh = 0, t = 0; kh < g.kernel_h; ++kh) {
+    for (int64_t kw = 0; kw < g.kernel_w; ++kw, ++t) {
+      tap_offset[t] = (kh * g.dilation_h * g.in_w + kw * g.dilation_w) * g.x_pixel_stride;
+    }
+  }
+  const int64_t span_h = (g.kernel_h - 1) * g.dilation_h;
+  const int64_t span_w = (g.kernel_w - 1) * g.dilation_w;
+  int64_t oh_lo = 0, ow_lo = 0, oh_hi = g.out_h, ow_hi = g.out_w;
+  while (oh_lo < g.out_h && oh_lo * g.stride_h < g.pad_top) ++oh_lo;
+  while (ow_lo < g.out_w && ow_lo * g.stride_w < g.pad_left) ++ow_lo;
+  while (oh_hi > oh_lo && (oh_hi - 1) * g.stride_h - g.pad_top + span_h >= g.in_h) --oh_hi;
+  while (ow_hi > ow_lo && (ow_hi - 1) * g.stride_w - g.pad_left + span_w >= g.in_w) --ow_hi;
 
   ParallelFor(pool, tasks, 1, [&](int64_t begin, int64_t end) {
     // Indirection table for one tile: taps x kRows pointers (7x7 kernels: 294).
@@ -323,6 +350,13 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           }
           const int64_t oh = p / g.out_w;
           const int64_t ow = p - oh * g.out_w;
+          if (oh >= oh_lo && oh < oh_hi && ow >= ow_lo && ow < ow_hi) {
+            const float* corner =
+                x + ((oh * g.stride_h - g.pad_top) * g.in_w + ow * g.stride_w - g.pad_left) *
+                        g.x_pixel_stride;
+            for (int64_t t = 0; t < taps; ++t) rows[t * kRows + r] = corner + tap_offset[t];
+            continue;
+          }
           int64_t t = 0;
           for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
             const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
@@ -702,6 +736,18 @@ void Depthwise(const DepthwiseArgs& args, ThreadPool* pool) {
 
 template <bool kMax>
 void PoolImpl(const PoolArgs& g, ThreadPool* pool) {
+  // Windows inside the input (all but the borders) read their taps at precomputed offsets,
+  // without bounds checks, in the same order as the general path.
+  const int64_t taps = g.kernel_h * g.kernel_w;
+  int64_t tap_offset[kMaxTaps];
+  const bool fast = taps <= kMaxTaps && g.channels >= kW;
+  for (int64_t kh = 0, t = 0; fast && kh < g.kernel_h; ++kh) {
+    for (int64_t kw = 0; kw < g.kernel_w; ++kw, ++t) {
+      tap_offset[t] = (kh * g.dilation_h * g.in_w + kw * g.dilation_w) * g.channels;
+    }
+  }
+  const int64_t span_h = (g.kernel_h - 1) * g.dilation_h;
+  const int64_t span_w = (g.kernel_w - 1) * g.dilation_w;
   ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
       const int64_t n = row / g.out_h;
@@ -709,8 +755,25 @@ void PoolImpl(const PoolArgs& g, ThreadPool* pool) {
       const float* x_image = g.x + n * g.in_h * g.in_w * g.channels;
       float* y_row = g.y + row * g.out_w * g.channels;
       const int64_t ih0 = oh * g.stride_h - g.pad_top;
+      const bool rows_inside = ih0 >= 0 && ih0 + span_h < g.in_h;
       for (int64_t ow = 0; ow < g.out_w; ++ow) {
         const int64_t iw0 = ow * g.stride_w - g.pad_left;
+        if (fast && rows_inside && iw0 >= 0 && iw0 + span_w < g.in_w) {
+          const float* window = x_image + (ih0 * g.in_w + iw0) * g.channels;
+          const Vec scale = Set1(1.0f / static_cast<float>(taps));
+          float* yp = y_row + ow * g.channels;
+          for (int64_t c0 = 0; c0 < g.channels; c0 += kW) {
+            // The last vector overlaps the one before it.
+            const int64_t c = c0 + kW <= g.channels ? c0 : g.channels - kW;
+            Vec acc = kMax ? Set1(-__builtin_inff()) : Zero();
+            for (int64_t t = 0; t < taps; ++t) {
+              const Vec v = Load(window + tap_offset[t] + c);
+              acc = kMax ? Max(acc, v) : Add(acc, v);
+            }
+            Store(yp + c, kMax ? acc : Mul(acc, scale));
+          }
+          continue;
+        }
         int64_t count = 0;
         for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
           const int64_t ih = ih0 + kh * g.dilation_h;

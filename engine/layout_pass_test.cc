@@ -1,0 +1,198 @@
+#include "engine/layout_pass.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "engine/benchmark.h"
+#include "engine/model.h"
+#include "engine/session.h"
+#include "engine/testing/graph_builder.h"
+
+namespace edgemond::engine {
+namespace {
+
+using testing::GraphBuilder;
+using testing::IntAttribute;
+using testing::IntsAttribute;
+
+Tensor Weights(Shape shape, std::uint64_t seed, float scale) {
+  Tensor tensor = *MakeDeterministicTensor({DataType::kFloat32, std::move(shape)}, seed);
+  for (float& v : tensor.mutable_values<float>()) v *= scale;
+  return tensor;
+}
+
+std::vector<Dim> Dims(std::vector<std::int64_t> values) {
+  std::vector<Dim> dims;
+  for (const std::int64_t v : values) dims.push_back({v, ""});
+  return dims;
+}
+
+// A 2-D convolution node with constant weights W<name> and bias B<name>.
+void AddConv(GraphBuilder& b, const std::string& name, const std::string& x, const std::string& y,
+             std::int64_t in_c, std::int64_t out_c, std::int64_t kernel, std::int64_t stride,
+             std::int64_t group, std::uint64_t seed) {
+  const float scale = 1.0f / std::sqrt(static_cast<float>(in_c / group * kernel * kernel));
+  b.Constant("W" + name, Weights(Shape({out_c, in_c / group, kernel, kernel}), seed, scale))
+      .Constant("B" + name, Weights(Shape({out_c}), seed + 1, 0.1f))
+      .Node("Conv", {x, "W" + name, "B" + name}, {y},
+            {IntAttribute("group", group), IntsAttribute("strides", {stride, stride}),
+             IntsAttribute("pads", {kernel / 2, kernel / 2, kernel / 2, kernel / 2})});
+}
+
+std::vector<std::string> Labels(const Model& model) {
+  std::vector<std::string> labels;
+  for (const Model::Step& step : model.steps()) labels.push_back(step.label);
+  return labels;
+}
+
+int Count(const std::vector<std::string>& labels, const std::string& label) {
+  return static_cast<int>(std::count(labels.begin(), labels.end(), label));
+}
+
+// Builds the graph with and without the layout pass (both fused), runs both on the same
+// deterministic inputs and expects the same outputs: the optimized kernels and the layout
+// changes around them compute what the reference kernels do, up to float rounding. Returns the
+// model with the layout pass.
+std::shared_ptr<const Model> BuildBothWaysAndCompare(const std::function<GraphBuilder()>& make) {
+  ModelOptions plain_options;
+  plain_options.cpu_layout = false;
+  GraphBuilder plain_builder = make();
+  GraphBuilder nhwc_builder = make();
+  EXPECT_TRUE(plain_builder.status().ok()) << plain_builder.status();
+  Result<std::shared_ptr<const Model>> plain = Model::Build(plain_builder.Take(), plain_options);
+  Result<std::shared_ptr<const Model>> nhwc = Model::Build(nhwc_builder.Take(), ModelOptions{});
+  EXPECT_TRUE(plain.ok()) << plain.status();
+  EXPECT_TRUE(nhwc.ok()) << nhwc.status();
+  if (!plain.ok() || !nhwc.ok()) return nullptr;
+  std::unique_ptr<Session> a = *Session::Create(*plain);
+  std::unique_ptr<Session> b = *Session::Create(*nhwc, {.threads = 2});
+  EXPECT_TRUE(SetDeterministicInputs(*a, 3).ok());
+  EXPECT_TRUE(SetDeterministicInputs(*b, 3).ok());
+  EXPECT_TRUE(a->Run().ok());
+  EXPECT_TRUE(b->Run().ok());
+  for (const IoInfo& output : (*plain)->outputs()) {
+    const std::span<const float> expected = a->Output(output.name)->values<float>();
+    const std::span<const float> actual = b->Output(output.name)->values<float>();
+    EXPECT_EQ(actual.size(), expected.size());
+    int reported = 0;
+    for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i) {
+      if (std::fabs(actual[i] - expected[i]) > 1e-5f * std::max(1.0f, std::fabs(expected[i])) &&
+          reported++ < 5) {
+        ADD_FAILURE() << output.name << " element " << i << ": " << actual[i] << ", expected "
+                      << expected[i];
+      }
+    }
+  }
+  return *nhwc;
+}
+
+// MobileNetV2 and ResNet in miniature: an RGB stem, a depthwise-separable block with a residual
+// connection, global pooling and a classifier.
+TEST(LayoutPassTest, ConvolutionsResidualsAndClassifierRunInNhwc) {
+  const auto make = [] {
+    GraphBuilder b;
+    b.Input("x", DataType::kFloat32, Dims({1, 3, 30, 31}));
+    AddConv(b, "stem", "x", "s", 3, 16, 3, 2, 1, 10);
+    b.Node("Relu", {"s"}, {"s_relu"});
+    AddConv(b, "expand", "s_relu", "e", 16, 48, 1, 1, 1, 20);
+    b.Node("Relu", {"e"}, {"e_relu"});
+    AddConv(b, "dw", "e_relu", "d", 48, 48, 3, 1, 48, 30);
+    b.Node("Relu", {"d"}, {"d_relu"});
+    AddConv(b, "project", "d_relu", "p", 48, 16, 1, 1, 1, 40);
+    b.Node("Add", {"p", "s_relu"}, {"sum"});
+    b.Node("Relu", {"sum"}, {"block"});
+    b.Node("GlobalAveragePool", {"block"}, {"pooled"});
+    b.Node("Flatten", {"pooled"}, {"flat"}, {IntAttribute("axis", 1)});
+    b.Constant("fc_w", Weights(Shape({10, 16}), 50, 0.25f))
+        .Constant("fc_b", Weights(Shape({10}), 51, 0.1f))
+        .Node("Gemm", {"flat", "fc_w", "fc_b"}, {"logits"}, {IntAttribute("transB", 1)})
+        .Output("logits");
+    return b;
+  };
+  const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make);
+  ASSERT_NE(model, nullptr);
+  const std::vector<std::string> labels = Labels(*model);
+  // The stem reads the planar image itself (no transposed copy), the projection takes the
+  // residual Add and its Relu, and nothing converts back: the Flatten of the 1x1-pixel pooled
+  // tensor reads the NHWC bytes, which are the NCHW ones.
+  EXPECT_EQ(labels, (std::vector<std::string>{"NhwcConv+Relu", "NhwcConv+Relu", "NhwcConv+Relu",
+                                              "NhwcConv+Relu", "NhwcGlobalAveragePool", "Flatten",
+                                              "Dense"}));
+  EXPECT_EQ(model->stats().layout_reorders, 0);
+}
+
+// An image of more than four planes is transposed once; stride-2 and 5x5 convolutions, a
+// MaxPool with ceil_mode and a channel Concat (SqueezeNet's fire module) stay in NHWC.
+TEST(LayoutPassTest, ConcatAndMaxPoolFollowTheirInputs) {
+  const auto make = [] {
+    GraphBuilder b;
+    b.Input("x", DataType::kFloat32, Dims({2, 8, 17, 16}));
+    AddConv(b, "c0", "x", "a", 8, 24, 5, 2, 1, 60);
+    b.Node("Relu", {"a"}, {"a_relu"});
+    b.Node("MaxPool", {"a_relu"}, {"pool"},
+           {IntsAttribute("kernel_shape", {3, 3}), IntsAttribute("strides", {2, 2}),
+            IntAttribute("ceil_mode", 1)});
+    AddConv(b, "left", "pool", "l", 24, 20, 1, 1, 1, 70);
+    AddConv(b, "right", "pool", "r", 24, 36, 3, 1, 1, 80);
+    b.Node("Concat", {"l", "r"}, {"cat"}, {IntAttribute("axis", 1)});
+    b.Node("Sigmoid", {"cat"}, {"y"});
+    b.Output("y");
+    return b;
+  };
+  const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make);
+  ASSERT_NE(model, nullptr);
+  const std::vector<std::string> labels = Labels(*model);
+  EXPECT_EQ(labels.front(), "Transpose");
+  EXPECT_EQ(Count(labels, "NhwcMaxPool"), 1);
+  EXPECT_EQ(Count(labels, "Concat"), 1);
+  EXPECT_EQ(Count(labels, "Transpose"), 2);  // In, and the output back to NCHW.
+  EXPECT_EQ(model->stats().layout_reorders, 2);
+}
+
+// ShuffleNetV2's channel split and shuffle, and a ReduceMean over the pixels.
+TEST(LayoutPassTest, ChannelShuffleSliceAndReduceMean) {
+  const auto make = [] {
+    GraphBuilder b;
+    b.Input("x", DataType::kFloat32, Dims({1, 3, 12, 12}));
+    AddConv(b, "stem", "x", "s", 3, 32, 3, 1, 1, 90);
+    b.Constant("starts", Tensor::FromVector(Shape({1}), std::vector<std::int64_t>{16}).value())
+        .Constant("ends", Tensor::FromVector(Shape({1}), std::vector<std::int64_t>{32}).value())
+        .Constant("axes", Tensor::FromVector(Shape({1}), std::vector<std::int64_t>{1}).value())
+        .Node("Slice", {"s", "starts", "ends", "axes"}, {"half"});
+    AddConv(b, "branch", "half", "h", 16, 32, 1, 1, 1, 100);
+    b.Constant("split_shape",
+               Tensor::FromVector(Shape({5}), std::vector<std::int64_t>{1, 2, 16, 12, 12}).value())
+        .Constant("merge_shape",
+                  Tensor::FromVector(Shape({4}), std::vector<std::int64_t>{1, 32, 12, 12}).value())
+        .Node("Reshape", {"h", "split_shape"}, {"r1"})
+        .Node("Transpose", {"r1"}, {"t"}, {IntsAttribute("perm", {0, 2, 1, 3, 4})})
+        .Node("Reshape", {"t", "merge_shape"}, {"shuffled"})
+        .Node("ReduceMean", {"shuffled"}, {"y"},
+              {IntsAttribute("axes", {2, 3}), IntAttribute("keepdims", 0)})
+        .Output("y");
+    return b;
+  };
+  const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make);
+  ASSERT_NE(model, nullptr);
+  const std::vector<std::string> labels = Labels(*model);
+  EXPECT_EQ(Count(labels, "ChannelShuffle"), 1);
+  EXPECT_EQ(Count(labels, "Transpose"), 0);
+  EXPECT_EQ(model->stats().layout_reorders, 0);
+}
+
+TEST(LayoutPassTest, LeavesAModelWithoutConvolutionsAlone) {
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat32, Dims({1, 4, 5, 6})).Node("Relu", {"x"}, {"y"}).Output("y");
+  ASSERT_TRUE(b.status().ok());
+  Result<std::shared_ptr<const Model>> model = Model::Build(b.Take(), ModelOptions{});
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(Labels(**model), std::vector<std::string>{"Relu"});
+  EXPECT_EQ((*model)->stats().layout_reorders, 0);
+}
+
+}  // namespace
+}  // namespace edgemond::engine
