@@ -166,10 +166,9 @@ std::string TensorInfo::ToString() const {
   return std::string(DataTypeName(dtype)) + "[" + shape.ToString() + "]";
 }
 
-Result<Tensor> Tensor::Create(DataType dtype, Shape shape) {
+Result<Tensor> Tensor::Allocate(DataType dtype, Shape shape, bool zero) {
   EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t bytes, CheckedByteSize(shape, dtype));
-  AlignedBuffer buffer =
-      AllocateBuffer(DefaultAllocator(), static_cast<std::size_t>(bytes), /*zero=*/true);
+  AlignedBuffer buffer = AllocateBuffer(DefaultAllocator(), static_cast<std::size_t>(bytes), zero);
   if (buffer == nullptr) {
     return Status::ResourceExhausted("cannot allocate " + std::to_string(bytes) +
                                      " bytes for a tensor of shape " + shape.ToString());
@@ -178,9 +177,18 @@ Result<Tensor> Tensor::Create(DataType dtype, Shape shape) {
   return Tensor(std::move(info), static_cast<std::size_t>(bytes), std::move(buffer));
 }
 
+Result<Tensor> Tensor::Create(DataType dtype, Shape shape) {
+  return Allocate(dtype, std::move(shape), /*zero=*/true);
+}
+
+Result<Tensor> Tensor::CreateUninitialized(DataType dtype, Shape shape) {
+  return Allocate(dtype, std::move(shape), /*zero=*/false);
+}
+
 Result<Tensor> Tensor::CopyOf(const ConstTensorView& view) {
   std::vector<std::int64_t> dims(view.dims().begin(), view.dims().end());
-  EDGEMOND_ASSIGN_OR_RETURN(Tensor tensor, Create(view.dtype(), Shape(std::move(dims))));
+  EDGEMOND_ASSIGN_OR_RETURN(Tensor tensor,
+                            CreateUninitialized(view.dtype(), Shape(std::move(dims))));
   if (tensor.byte_size() > 0) std::memcpy(tensor.raw_data(), view.raw_data(), tensor.byte_size());
   return tensor;
 }

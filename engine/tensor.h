@@ -239,6 +239,9 @@ class Tensor {
  public:
   // Allocates a zero-filled tensor. Fails for shapes refused by CheckedByteSize().
   static Result<Tensor> Create(DataType dtype, Shape shape);
+  // Allocates a tensor whose bytes are left unwritten, for a caller that writes all of them
+  // before anything reads the tensor (a copy in; weights read from a file).
+  static Result<Tensor> CreateUninitialized(DataType dtype, Shape shape);
   // A tensor holding a copy of `view`.
   static Result<Tensor> CopyOf(const ConstTensorView& view);
   // A tensor of `shape` holding `values`. REQUIRES: values.size() == shape.num_elements().
@@ -283,6 +286,7 @@ class Tensor {
   TensorView mutable_view() { return {info_.dtype, info_.shape.dims(), buffer_.get()}; }
 
  private:
+  static Result<Tensor> Allocate(DataType dtype, Shape shape, bool zero);
   Tensor(TensorInfo info, std::size_t byte_size, AlignedBuffer buffer)
       : info_(std::move(info)), byte_size_(byte_size), buffer_(std::move(buffer)) {}
 

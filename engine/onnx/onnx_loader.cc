@@ -1,6 +1,7 @@
 #include "engine/onnx/onnx_loader.h"
 
 #include <fcntl.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
@@ -25,7 +26,12 @@ std::string NormalizeDomain(const std::string& domain) {
   return domain == "ai.onnx" ? std::string() : domain;
 }
 
-Result<std::string> ReadWholeFile(const std::string& path, std::int64_t max_bytes) {
+constexpr const char* kDoesNotParse =
+    "not an ONNX model: the protobuf message does not parse (truncated or another file type)";
+
+// An open model or tensor file: a regular file within the size protobuf can parse.
+Result<UniqueFd> OpenRegularFile(const std::string& path, std::int64_t max_bytes,
+                                 std::int64_t* size_bytes) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd.valid()) return Status::FromErrno(errno, path);
   struct stat st = {};
@@ -36,19 +42,19 @@ Result<std::string> ReadWholeFile(const std::string& path, std::int64_t max_byte
                                      " bytes; files above " + std::to_string(max_bytes) +
                                      " bytes must keep their weights in external data");
   }
-  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return Status::FromErrno(errno, path);
-    }
-    if (n == 0) break;  // The file shrank while being read; parse what is there.
-    done += static_cast<std::size_t>(n);
-  }
-  bytes.resize(done);
-  return bytes;
+  *size_bytes = st.st_size;
+  return fd;
+}
+
+// Parses a message straight from the file through a 1 MiB buffer, so that a model's bytes are
+// never held whole next to the parsed copy of its weights (ResNet-50: 100 MB less at the peak,
+// and no 100 MB buffer to fault in and fill). False when the bytes do not parse or cannot be
+// read; `read_errno` then holds the read error, or 0.
+bool ParseFromFile(int fd, google::protobuf::MessageLite& message, int* read_errno) {
+  google::protobuf::io::FileInputStream stream(fd, /*block_size=*/1 << 20);
+  const bool parsed = message.ParseFromZeroCopyStream(&stream);
+  *read_errno = stream.GetErrno();
+  return parsed && *read_errno == 0;
 }
 
 // The engine's view of an ONNX value type. Only tensors are supported.
@@ -398,9 +404,7 @@ Result<onnx::ModelProto> ParseModel(std::string_view bytes) {
   }
   onnx::ModelProto model;
   if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-    return Status::Corruption(
-        "not an ONNX model: the protobuf message does not parse "
-        "(truncated or another file type)");
+    return Status::Corruption(kDoesNotParse);
   }
   return model;
 }
@@ -508,24 +512,30 @@ Result<std::shared_ptr<const Model>> LoadOnnxModel(const std::string& path,
                                                    OnnxModelInfo* info) {
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
-  Result<onnx::ModelProto> proto = Status::Internal("not parsed");
   std::int64_t file_bytes = 0;
+  onnx::ModelProto proto;
   {
-    // The file's bytes are dropped as soon as they are parsed.
-    EDGEMOND_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(path, kMaxModelFileBytes));
-    file_bytes = static_cast<std::int64_t>(bytes.size());
-    proto = ParseModel(bytes);
+    EDGEMOND_ASSIGN_OR_RETURN(const UniqueFd fd,
+                              OpenRegularFile(path, kMaxModelFileBytes, &file_bytes));
+    int read_errno = 0;
+    if (!ParseFromFile(fd.get(), proto, &read_errno)) {
+      if (read_errno != 0) return Status::FromErrno(read_errno, path);
+      return Status::Corruption(kDoesNotParse).WithContext(path);
+    }
   }
-  if (!proto.ok()) return proto.status().WithContext(path);
-  Result<std::shared_ptr<const Model>> model = BuildParsed(*proto, file_bytes, dir, options, info);
+  Result<std::shared_ptr<const Model>> model = BuildParsed(proto, file_bytes, dir, options, info);
   if (!model.ok()) return model.status().WithContext(path);
   return model;
 }
 
 Result<Tensor> ReadOnnxTensorFile(const std::string& path, std::string* name) {
-  EDGEMOND_ASSIGN_OR_RETURN(const std::string bytes, ReadWholeFile(path, kMaxModelFileBytes));
+  std::int64_t file_bytes = 0;
+  EDGEMOND_ASSIGN_OR_RETURN(const UniqueFd fd,
+                            OpenRegularFile(path, kMaxModelFileBytes, &file_bytes));
   onnx::TensorProto proto;
-  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+  int read_errno = 0;
+  if (!ParseFromFile(fd.get(), proto, &read_errno)) {
+    if (read_errno != 0) return Status::FromErrno(read_errno, path);
     return Status::Corruption(path + ": not a serialized onnx.TensorProto");
   }
   if (name != nullptr) *name = proto.name();

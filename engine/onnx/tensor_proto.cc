@@ -176,7 +176,7 @@ Result<Tensor> TensorFromProto(const TensorProto& proto, const ExternalDataDir* 
     std::optional<Tensor> tensor;
     const Status read =
         ReadExternal(proto, *external, *bytes, [&]() -> Result<std::span<std::byte>> {
-          EDGEMOND_ASSIGN_OR_RETURN(Tensor created, Tensor::Create(*dtype, shape));
+          EDGEMOND_ASSIGN_OR_RETURN(Tensor created, Tensor::CreateUninitialized(*dtype, shape));
           tensor.emplace(std::move(created));
           return std::span<std::byte>(static_cast<std::byte*>(tensor->raw_data()),
                                       tensor->byte_size());
@@ -193,7 +193,7 @@ Result<Tensor> TensorFromProto(const TensorProto& proto, const ExternalDataDir* 
                                 std::to_string(*bytes) + " bytes of data, has " +
                                 std::to_string(proto.raw_data().size()));
     }
-    EDGEMOND_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Create(*dtype, shape));
+    EDGEMOND_ASSIGN_OR_RETURN(Tensor tensor, Tensor::CreateUninitialized(*dtype, shape));
     if (*bytes > 0)
       std::memcpy(tensor.raw_data(), proto.raw_data().data(), proto.raw_data().size());
     return tensor;
