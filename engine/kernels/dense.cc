@@ -42,7 +42,7 @@ Status DenseKernel::Prepare(PrepareContext& context) {
       bias_[static_cast<std::size_t>(j)] = c->data<float>()[row ? j : 0];
     }
   }
-  packed_.resize(static_cast<std::size_t>(padded * k));
+  EDGEMOND_RETURN_IF_ERROR(packed_.Allocate(padded * k));
   cpu::PackDenseWeights(b->data<float>(), k, n, trans_b != 0, packed_.data());
   kernels_ = &cpu::FastKernelsFor(BestIsa());
   args_.batch = 1;

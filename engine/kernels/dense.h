@@ -13,6 +13,7 @@
 
 #include "engine/kernel.h"
 #include "engine/kernels/cpu/fast_kernels.h"
+#include "engine/kernels/cpu/packed_weights.h"
 
 namespace edgemond::engine {
 
@@ -32,7 +33,7 @@ class DenseKernel : public Kernel {
  private:
   const cpu::FastKernels* kernels_ = nullptr;
   cpu::ConvArgs args_;
-  std::vector<float> packed_;
+  cpu::PackedWeights packed_;
   std::vector<float> bias_;
 };
 

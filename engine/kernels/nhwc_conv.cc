@@ -84,17 +84,15 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
   const cpu::ActivationParams activation = cpu::ToActivationParams(context.activation());
   const float* w_data = w->data<float>();
   if (planar && (group != 1 || kh * kw * c > cpu::kMaxNchwInputReduction)) {
-    return Status::InvalidArgument(
-        "nchw_input needs group 1 and a reduction of at most " +
-        std::to_string(cpu::kMaxNchwInputReduction) + ", not " + std::to_string(kh * kw * c));
+    return Status::InvalidArgument("nchw_input needs group 1 and a reduction of at most " +
+                                   std::to_string(cpu::kMaxNchwInputReduction) + ", not " +
+                                   std::to_string(kh * kw * c));
   }
   depthwise_ = !planar && group == c && group == m;
   if (depthwise_) {
-    packed_.assign(static_cast<std::size_t>(kh * kw * c), 0.0f);
-    for (std::int64_t ch = 0; ch < c; ++ch) {
-      for (std::int64_t t = 0; t < kh * kw; ++t) {
-        packed_[static_cast<std::size_t>(t * c + ch)] = w_data[ch * kh * kw + t];
-      }
+    EDGEMOND_RETURN_IF_ERROR(packed_.Allocate(kh * kw * c));
+    for (std::int64_t t = 0; t < kh * kw; ++t) {
+      for (std::int64_t ch = 0; ch < c; ++ch) packed_.data()[t * c + ch] = w_data[ch * kh * kw + t];
     }
     bias_.assign(static_cast<std::size_t>(c), 0.0f);
     if (b != nullptr) {
@@ -123,7 +121,7 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
   } else {
     const std::int64_t in_c = c / group;
     const std::int64_t out_c = m / group;
-    packed_.resize(static_cast<std::size_t>(group * cpu::PackedConvFloats(out_c, in_c, kh, kw)));
+    EDGEMOND_RETURN_IF_ERROR(packed_.Allocate(group * cpu::PackedConvFloats(out_c, in_c, kh, kw)));
     if (planar) {
       cpu::PackNchwInputConvWeights(w_data, out_c, in_c, kh, kw, packed_.data());
     } else {

@@ -21,6 +21,7 @@
 
 #include "engine/kernel.h"
 #include "engine/kernels/cpu/fast_kernels.h"
+#include "engine/kernels/cpu/packed_weights.h"
 
 namespace edgemond::engine {
 
@@ -45,7 +46,7 @@ class NhwcConvKernel : public Kernel {
   bool depthwise_ = false;
   cpu::ConvArgs conv_;  // Pointers to data filled in per run.
   cpu::DepthwiseArgs depthwise_args_;
-  std::vector<float> packed_;
+  cpu::PackedWeights packed_;
   std::vector<float> bias_;
   std::vector<float> zero_;
 };

@@ -1,6 +1,6 @@
 #include "engine/kernels/cpu/fast_kernels.h"
 
-#include <cstring>
+#include <algorithm>
 
 namespace edgemond::engine::cpu {
 
@@ -31,21 +31,33 @@ const FastKernels& FastKernelsFor(Isa isa) {
   }
 }
 
+namespace {
+
+// Writes one panel row: `lanes` values from value(lane), then zeros up to kPanelWidth.
+template <typename Value>
+inline void PanelRow(std::int64_t lanes, const Value& value, float* row) {
+  std::int64_t lane = 0;
+  for (; lane < lanes; ++lane) row[lane] = value(lane);
+  for (; lane < kPanelWidth; ++lane) row[lane] = 0.0f;
+}
+
+}  // namespace
+
+// The packers write every float of `packed` once, in order (the panel rows one after the
+// other), so `packed` need not be initialized: a model's weights are written once at load.
 void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, std::int64_t in_c,
                      std::int64_t kernel_h, std::int64_t kernel_w, float* packed) {
   const std::int64_t taps = kernel_h * kernel_w;
-  const std::int64_t k = taps * in_c;
-  const std::int64_t padded = PaddedChannels(out_c);
-  std::memset(packed, 0, sizeof(float) * static_cast<std::size_t>(groups * padded * k));
+  const std::int64_t filter_floats = in_c * taps;  // One output channel's [in_c][kh][kw].
   for (std::int64_t g = 0; g < groups; ++g) {
-    float* group = packed + g * padded * k;
-    for (std::int64_t o = 0; o < out_c; ++o) {
-      const float* filter = w + (g * out_c + o) * in_c * taps;  // [in_c][kh][kw]
-      float* panel = group + (o / kPanelWidth) * k * kPanelWidth;
-      const std::int64_t lane = o % kPanelWidth;
-      for (std::int64_t c = 0; c < in_c; ++c) {
-        for (std::int64_t t = 0; t < taps; ++t) {
-          panel[(t * in_c + c) * kPanelWidth + lane] = filter[c * taps + t];
+    for (std::int64_t o0 = 0; o0 < out_c; o0 += kPanelWidth) {
+      const std::int64_t lanes = std::min<std::int64_t>(kPanelWidth, out_c - o0);
+      const float* filters = w + (g * out_c + o0) * filter_floats;
+      for (std::int64_t t = 0; t < taps; ++t) {
+        for (std::int64_t c = 0; c < in_c; ++c, packed += kPanelWidth) {
+          const float* first = filters + c * taps + t;
+          PanelRow(
+              lanes, [&](std::int64_t lane) { return first[lane * filter_floats]; }, packed);
         }
       }
     }
@@ -60,13 +72,18 @@ void PackNchwInputConvWeights(const float* w, std::int64_t out_c, std::int64_t i
 
 void PackDenseWeights(const float* w, std::int64_t k, std::int64_t n, bool transposed,
                       float* packed) {
-  const std::int64_t padded = PaddedChannels(n);
-  std::memset(packed, 0, sizeof(float) * static_cast<std::size_t>(padded * k));
-  for (std::int64_t j = 0; j < n; ++j) {
-    float* panel = packed + (j / kPanelWidth) * k * kPanelWidth;
-    const std::int64_t lane = j % kPanelWidth;
-    for (std::int64_t i = 0; i < k; ++i) {
-      panel[i * kPanelWidth + lane] = transposed ? w[j * k + i] : w[i * n + j];
+  for (std::int64_t j0 = 0; j0 < n; j0 += kPanelWidth) {
+    const std::int64_t lanes = std::min<std::int64_t>(kPanelWidth, n - j0);
+    for (std::int64_t i = 0; i < k; ++i, packed += kPanelWidth) {
+      if (transposed) {
+        const float* first = w + j0 * k + i;
+        PanelRow(
+            lanes, [&](std::int64_t lane) { return first[lane * k]; }, packed);
+      } else {
+        const float* row = w + i * n + j0;
+        PanelRow(
+            lanes, [&](std::int64_t lane) { return row[lane]; }, packed);
+      }
     }
   }
 }

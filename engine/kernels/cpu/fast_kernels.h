@@ -139,7 +139,8 @@ inline std::int64_t PackedConvFloats(std::int64_t out_c, std::int64_t in_c, std:
 }
 
 // Packs ONNX convolution weights [groups * out_c][in_c][kernel_h][kernel_w] (OIHW) into
-// `packed` (groups * PackedConvFloats(...) floats), as the file comment describes.
+// `packed` (groups * PackedConvFloats(...) floats), as the file comment describes. Every float
+// of `packed` is written, so it may be uninitialized (as may be the other packers').
 void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, std::int64_t in_c,
                      std::int64_t kernel_h, std::int64_t kernel_w, float* packed);
 

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -163,14 +165,22 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
     const std::vector<float> expected_nhwc = NchwToNhwc(reference, k.n, k.m, out_h, out_w);
     const std::vector<float> residual = RandomFloats(k.n * k.m * out_h * out_w, seed++);
 
+    // The packers write every float (the kernels allocate the storage without zeroing it):
+    // NaN where nothing was written would be a lane left unpacked.
+    const float unwritten = std::numeric_limits<float>::quiet_NaN();
+    const auto all_written = [](const std::vector<float>& v) {
+      return std::none_of(v.begin(), v.end(), [](float f) { return std::isnan(f); });
+    };
     std::vector<float> packed(
-        static_cast<std::size_t>(k.group * PackedConvFloats(out_c, in_c, k.kh, k.kw)));
+        static_cast<std::size_t>(k.group * PackedConvFloats(out_c, in_c, k.kh, k.kw)), unwritten);
     PackConvWeights(w.data(), k.group, out_c, in_c, k.kh, k.kw, packed.data());
+    EXPECT_TRUE(all_written(packed)) << "PackConvWeights left a float unwritten";
     // First layers may read the planar (NCHW) image as it is.
     const bool planar_ok = k.group == 1 && k.c <= 4 && k.c * k.kh * k.kw <= kMaxNchwInputReduction;
-    std::vector<float> planar_packed(packed.size());
+    std::vector<float> planar_packed(packed.size(), unwritten);
     if (planar_ok) {
       PackNchwInputConvWeights(w.data(), out_c, in_c, k.kh, k.kw, planar_packed.data());
+      EXPECT_TRUE(all_written(planar_packed)) << "PackNchwInputConvWeights left a float unwritten";
     }
     std::vector<float> bias(static_cast<std::size_t>(k.group * PaddedChannels(out_c)), 0.0f);
     for (std::int64_t g = 0; g < k.group; ++g)
