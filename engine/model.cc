@@ -74,10 +74,32 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
 
   // Kernels of the final graph. Preparing again (rather than keeping the kernels used for
   // shape resolution) lets later passes rewrite nodes and choose other kernel variants.
+  //
+  // A constant that no kernel reads at run time (weights packed in Prepare) is released as soon
+  // as the last node using it is prepared, so that a model's weights are not held twice: at
+  // most one layer's are, in ONNX's and in packed form (ResNet-50: about 100 MB less at the
+  // peak).
+  std::vector<int> uses_left(static_cast<std::size_t>(graph.num_values()), 0);
+  std::vector<bool> read_at_run(static_cast<std::size_t>(graph.num_values()), false);
+  for (const NodeId id : order) {
+    for (const ValueId input : graph.node(id).inputs) {
+      if (input != kNoValue) ++uses_left[static_cast<std::size_t>(input)];
+    }
+  }
+  for (const GraphOutput& output : graph.outputs()) {
+    read_at_run[static_cast<std::size_t>(output.value)] = true;
+  }
   std::vector<Step>& steps = model->steps_;
   steps.reserve(order.size());
   for (const NodeId id : order) {
     EDGEMOND_ASSIGN_OR_RETURN(PreparedKernel prepared, PrepareNode(graph, id, registry));
+    for (std::size_t i = 0; i < graph.node(id).inputs.size(); ++i) {
+      const ValueId input = graph.node(id).inputs[i];
+      if (input == kNoValue) continue;
+      const auto v = static_cast<std::size_t>(input);
+      if (prepared.kernel->ReadsInputAtRun(static_cast<int>(i))) read_at_run[v] = true;
+      if (--uses_left[v] == 0 && !read_at_run[v]) graph.value(input).constant.reset();
+    }
     const Node& node = graph.node(id);
     Step step;
     step.node = id;
@@ -98,24 +120,8 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
   }
   stats.executed_nodes = static_cast<int>(steps.size());
 
-  // Constants that no kernel reads at run time (weights packed in Prepare) are released, so
-  // that they are not held twice.
-  {
-    std::vector<bool> read_at_run(static_cast<std::size_t>(graph.num_values()), false);
-    for (const GraphOutput& output : graph.outputs()) {
-      read_at_run[static_cast<std::size_t>(output.value)] = true;
-    }
-    for (const Step& step : steps) {
-      stats.constant_bytes += static_cast<std::int64_t>(step.kernel->PackedBytes());
-      for (std::size_t i = 0; i < step.inputs.size(); ++i) {
-        if (step.inputs[i] != kNoValue && step.kernel->ReadsInputAtRun(static_cast<int>(i))) {
-          read_at_run[static_cast<std::size_t>(step.inputs[i])] = true;
-        }
-      }
-    }
-    for (ValueId id = 0; id < graph.num_values(); ++id) {
-      if (!read_at_run[static_cast<std::size_t>(id)]) graph.value(id).constant.reset();
-    }
+  for (const Step& step : steps) {
+    stats.constant_bytes += static_cast<std::int64_t>(step.kernel->PackedBytes());
   }
 
   // Lifetimes, in steps. Graph inputs are written before step 0; graph outputs are read after
