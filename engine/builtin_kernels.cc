@@ -48,6 +48,7 @@
 #include "engine/kernels/min.h"
 #include "engine/kernels/mul.h"
 #include "engine/kernels/neg.h"
+#include "engine/kernels/nhwc_concat.h"
 #include "engine/kernels/nhwc_conv.h"
 #include "engine/kernels/nhwc_pool.h"
 #include "engine/kernels/pad.h"
@@ -142,6 +143,7 @@ Status RegisterBuiltinKernels(KernelRegistry& registry) {
       // The engine's own operators, made by engine/layout_pass.h (opset 1 only).
       {kInternalDomain, "ChannelShuffle", 1, 1, &MakeKernel<ChannelShuffleKernel>},
       {kInternalDomain, "Dense", 1, 1, &MakeKernel<DenseKernel>},
+      {kInternalDomain, "NhwcConcat", 1, 1, &MakeKernel<NhwcConcatKernel>},
       {kInternalDomain, "NhwcConv", 1, 1, &MakeKernel<NhwcConvKernel>},
       {kInternalDomain, "NhwcGlobalAveragePool", 1, 1, &MakeKernel<NhwcGlobalAveragePoolKernel>},
       {kInternalDomain, "NhwcMaxPool", 1, 1, &MakeKernel<NhwcMaxPoolKernel>},

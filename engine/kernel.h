@@ -12,7 +12,9 @@
 //  3. Run(const RunContext&) computes the outputs, any number of times, from any number of
 //     sessions at once: a prepared kernel is immutable, so Run() is const and thread-safe.
 //
-// Rules for Run(): outputs never alias inputs; output buffers are uninitialized; every element
+// Rules for Run(): outputs never alias inputs (except the inputs a kernel declares with
+// InPlaceInputOffset, whose producers have already written them into its output); output
+// buffers are uninitialized; every element
 // of every present output must be written. Run() must not allocate: scratch memory is planned
 // ahead (PrepareContext::SetScratchBytes) and handed in through RunContext::scratch().
 //
@@ -215,6 +217,16 @@ class Kernel {
   }
   // Bytes of constant data the kernel holds (packed weights), for Model::stats().
   virtual std::size_t PackedBytes() const { return 0; }
+
+  // For input `index` written in place by its producer into this kernel's output 0 (a channel
+  // concatenation whose inputs are convolutions storing with the output's pixel stride): the
+  // input's byte offset in output 0. The model then gives the input no buffer of its own but
+  // that address, and Run() leaves those elements alone. nullopt (the default): an ordinary
+  // input.
+  virtual std::optional<std::int64_t> InPlaceInputOffset(int index) const {
+    (void)index;
+    return std::nullopt;
+  }
 };
 
 }  // namespace edgemond::engine

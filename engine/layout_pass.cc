@@ -76,7 +76,9 @@ class NhwcRewriter {
     for (const GraphOutput& output : graph_.outputs()) {
       EDGEMOND_RETURN_IF_ERROR(RequirePlain(output.value));
     }
-    return FuseResiduals();
+    EDGEMOND_RETURN_IF_ERROR(FuseResiduals());
+    ConcatInPlace();
+    return Status::Ok();
   }
 
  private:
@@ -424,14 +426,19 @@ class NhwcRewriter {
       any_nhwc = any_nhwc || OnlyNhwc(input);
     }
     if (!any_nhwc) return false;
-    Node out = node;
-    for (ValueId& input : out.inputs) {
-      EDGEMOND_ASSIGN_OR_RETURN(input, Nhwc(input));
-    }
-    for (Attribute& attribute : out.attributes) {
-      if (attribute.name == "axis") attribute.i = 3;
+    Node out;
+    out.name = node.name;
+    out.domain = kDomain;
+    out.op_type = "NhwcConcat";
+    out.opset = 1;
+    for (const ValueId input : node.inputs) {
+      EDGEMOND_ASSIGN_OR_RETURN(const ValueId nhwc, Nhwc(input));
+      out.inputs.push_back(nhwc);
     }
     out.outputs = {OutputTwin(node.outputs[0])};
+    // Which inputs their producers write in place is decided last (ConcatInPlace).
+    out.attributes = {IntAttribute("axis", 3),
+                      IntsAttribute("in_place", std::vector<std::int64_t>(node.inputs.size(), 0))};
     EDGEMOND_RETURN_IF_ERROR(Replace(id, std::move(out)));
     return true;
   }
@@ -626,6 +633,50 @@ class NhwcRewriter {
       }
     }
     return Status::Ok();
+  }
+
+  // An NhwcConcat input produced by an NhwcConv for the Concat alone (group 1, no residual
+  // input, not a graph output) is written by the convolution straight into the Concat's output,
+  // with the output's pixel stride: the convolution gets y_pixel_stride, the input in_place.
+  void ConcatInPlace() {
+    const std::vector<int> uses = graph_.UseCounts();
+    std::vector<NodeId> producer_of(static_cast<std::size_t>(graph_.num_values()), kNoNode);
+    for (const NodeId id : graph_.LiveNodes()) {
+      for (const ValueId v : graph_.node(id).outputs) {
+        if (v != kNoValue) producer_of[static_cast<std::size_t>(v)] = id;
+      }
+    }
+    for (const NodeId concat_id : graph_.LiveNodes()) {
+      if (graph_.node(concat_id).op_type != "NhwcConcat" ||
+          graph_.node(concat_id).domain != kDomain) {
+        continue;
+      }
+      const std::vector<ValueId> inputs = graph_.node(concat_id).inputs;
+      const std::int64_t channels = Info(graph_.node(concat_id).outputs[0]).shape.dim(3);
+      std::vector<std::int64_t> in_place(inputs.size(), 0);
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const ValueId v = inputs[i];
+        const NodeId conv_id = producer_of[static_cast<std::size_t>(v)];
+        if (conv_id == kNoNode || uses[static_cast<std::size_t>(v)] != 1 ||
+            graph_outputs_.count(v) > 0) {
+          continue;
+        }
+        Node& conv = graph_.node(conv_id);
+        const Attribute* group = conv.FindAttribute("group");
+        if (conv.op_type != "NhwcConv" || conv.domain != kDomain ||
+            (group != nullptr && group->i != 1) ||
+            (conv.inputs.size() > 3 && conv.inputs[3] != kNoValue) ||
+            conv.FindAttribute("y_pixel_stride") != nullptr) {
+          continue;
+        }
+        conv.attributes.push_back(IntAttribute("y_pixel_stride", channels));
+        in_place[i] = 1;
+        ++stats_.concat_inputs_in_place;
+      }
+      for (Attribute& attribute : graph_.node(concat_id).attributes) {
+        if (attribute.name == "in_place") attribute.ints = in_place;
+      }
+    }
   }
 
   Graph& graph_;

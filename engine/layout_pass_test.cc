@@ -148,9 +148,59 @@ TEST(LayoutPassTest, ConcatAndMaxPoolFollowTheirInputs) {
   const std::vector<std::string> labels = Labels(*model);
   EXPECT_EQ(labels.front(), "Transpose");
   EXPECT_EQ(Count(labels, "NhwcMaxPool"), 1);
-  EXPECT_EQ(Count(labels, "Concat"), 1);
+  EXPECT_EQ(Count(labels, "NhwcConcat"), 1);
   EXPECT_EQ(Count(labels, "Transpose"), 2);  // In, and the output back to NCHW.
   EXPECT_EQ(model->stats().layout_reorders, 2);
+}
+
+// Where a channel Concat's inputs come from: convolutions that feed only the Concat write into
+// its output (20 and 36 channels: partial panels, masked stores between the neighbours' channels),
+// the others are copied: a convolution whose output is also read elsewhere, a max pool, and one
+// with a residual input.
+TEST(LayoutPassTest, ConvolutionsWriteConcatInputsInPlace) {
+  const auto make = [] {
+    GraphBuilder b;
+    b.Input("x", DataType::kFloat32, Dims({2, 16, 9, 10}));
+    AddConv(b, "squeeze", "x", "s", 16, 12, 1, 1, 1, 90);
+    b.Node("Relu", {"s"}, {"s_relu"});
+    AddConv(b, "e1", "s_relu", "e1", 12, 20, 1, 1, 1, 100);
+    b.Node("Relu", {"e1"}, {"e1_relu"});
+    AddConv(b, "e3", "s_relu", "e3", 12, 36, 3, 1, 1, 110);
+    AddConv(b, "shared", "s_relu", "shared", 12, 8, 1, 1, 1, 120);
+    b.Node("MaxPool", {"s_relu"}, {"pool"},
+           {IntsAttribute("kernel_shape", {3, 3}), IntsAttribute("pads", {1, 1, 1, 1})});
+    AddConv(b, "res", "s_relu", "r", 12, 12, 3, 1, 1, 130);
+    b.Node("Add", {"r", "s_relu"}, {"r_sum"});
+    b.Node("Concat", {"e1_relu", "shared", "e3", "pool", "r_sum"}, {"cat"},
+           {IntAttribute("axis", 1)});
+    b.Node("Sigmoid", {"shared"}, {"side"});
+    b.Node("Relu", {"cat"}, {"y"});
+    b.Output("y").Output("side");
+    return b;
+  };
+  const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make);
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->stats().layout_reorders, 3);  // x in; y and side out.
+  // e1 (with its Relu) and e3 write in place; shared, pool and the residual sum are copied.
+  const Model::Step* concat = nullptr;
+  for (const Model::Step& step : model->steps()) {
+    if (step.label == "NhwcConcat") concat = &step;
+  }
+  ASSERT_NE(concat, nullptr);
+  ASSERT_EQ(concat->inputs.size(), 5u);
+  const std::vector<Model::Slot>& slots = model->slots();
+  const auto offset = [&](ValueId v) { return slots[static_cast<std::size_t>(v)].offset; };
+  const std::int64_t base = offset(concat->outputs[0]);
+  EXPECT_EQ(offset(concat->inputs[0]), base);                 // Channels 0-19.
+  EXPECT_EQ(offset(concat->inputs[2]), base + (20 + 8) * 4);  // Channels 28-63.
+  for (const std::size_t copied : {1u, 3u, 4u}) {
+    const std::int64_t at = offset(concat->inputs[copied]);
+    const std::int64_t size =
+        slots[static_cast<std::size_t>(concat->inputs[copied])].info.byte_size();
+    const std::int64_t concat_size =
+        slots[static_cast<std::size_t>(concat->outputs[0])].info.byte_size();
+    EXPECT_TRUE(at + size <= base || at >= base + concat_size) << "input " << copied;
+  }
 }
 
 // ShuffleNetV2's channel split and shuffle, and a ReduceMean over the pixels.

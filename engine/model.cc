@@ -148,6 +148,34 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
   for (const GraphOutput& output : graph.outputs()) {
     last[static_cast<std::size_t>(output.value)] = num_steps;
   }
+  // Inputs that their producers write in place into a step's output (Kernel::
+  // InPlaceInputOffset) get no buffer of their own but an address inside that output, which
+  // must then be alive from the first of those producers on.
+  struct InPlace {
+    ValueId output = kNoValue;
+    std::int64_t offset = 0;
+  };
+  std::vector<InPlace> in_place(slots.size());
+  for (const Step& step : steps) {
+    for (std::size_t i = 0; i < step.inputs.size(); ++i) {
+      const std::optional<std::int64_t> offset =
+          step.kernel->InPlaceInputOffset(static_cast<int>(i));
+      if (!offset.has_value()) continue;
+      const ValueId input = step.inputs[i];
+      const ValueId output = step.outputs.empty() ? kNoValue : step.outputs[0];
+      if (input == kNoValue || output == kNoValue ||
+          in_place[static_cast<std::size_t>(input)].output != kNoValue ||
+          in_place[static_cast<std::size_t>(output)].output != kNoValue ||
+          graph.value(input).constant != nullptr || first[static_cast<std::size_t>(input)] < 0 ||
+          std::find(graph.inputs().begin(), graph.inputs().end(), input) != graph.inputs().end()) {
+        return Status::Internal("step '" + step.name + "': input " + std::to_string(i) +
+                                " cannot be written in place into its output");
+      }
+      in_place[static_cast<std::size_t>(input)] = {output, *offset};
+      int& output_first = first[static_cast<std::size_t>(output)];
+      output_first = std::min(output_first, first[static_cast<std::size_t>(input)]);
+    }
+  }
 
   std::vector<BufferRequest> requests;
   std::vector<ValueId> request_values;  // kNoValue for scratch requests.
@@ -164,6 +192,7 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     }
     if (first[static_cast<std::size_t>(id)] < 0) continue;
     slot.kind = Slot::Kind::kArena;
+    if (in_place[static_cast<std::size_t>(id)].output != kNoValue) continue;  // Placed below.
     requests.push_back({slot.info.byte_size(), first[static_cast<std::size_t>(id)],
                         last[static_cast<std::size_t>(id)]});
     request_values.push_back(id);
@@ -194,6 +223,11 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     } else {
       steps[static_cast<std::size_t>(request_steps[r])].scratch_offset = plan.offsets[r];
     }
+  }
+  for (std::size_t v = 0; v < slots.size(); ++v) {
+    if (in_place[v].output == kNoValue) continue;
+    slots[v].offset =
+        slots[static_cast<std::size_t>(in_place[v].output)].offset + in_place[v].offset;
   }
   stats.arena_bytes = plan.arena_bytes;
   if (plan.arena_bytes > options.max_arena_bytes) {

@@ -89,6 +89,16 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
                                    std::to_string(kh * kw * c));
   }
   depthwise_ = !planar && group == c && group == m;
+  // Floats from one output pixel to the next: m, or more when the output is a slice of the
+  // channels of a larger tensor (an in-place Concat's, edgemond.NhwcConcat).
+  EDGEMOND_ASSIGN_OR_RETURN(const std::int64_t y_pixel_stride,
+                            attributes.GetInt("y_pixel_stride", m));
+  if (y_pixel_stride != m &&
+      (y_pixel_stride < m || depthwise_ || context.has_input(3) || group != 1)) {
+    return Status::InvalidArgument(
+        "y_pixel_stride " + std::to_string(y_pixel_stride) +
+        " needs at least the output's channels, group 1 and no residual input");
+  }
   if (depthwise_) {
     EDGEMOND_RETURN_IF_ERROR(packed_.Allocate(kh * kw * c));
     for (std::int64_t t = 0; t < kh * kw; ++t) {
@@ -156,7 +166,7 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
     a.pad_left = pads[1];
     a.x_pixel_stride = c;
     a.x_nchw = planar;
-    a.y_pixel_stride = m;
+    a.y_pixel_stride = y_pixel_stride;
     a.packed_w = packed_.data();
     a.bias = bias_.data();
     a.zero = zero_.data();

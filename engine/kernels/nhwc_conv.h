@@ -7,7 +7,9 @@
 // (optional, constant), R [N, OH, OW, M] (optional, NHWC): Y = act(conv(X, W) + B + R).
 // Attributes: group, strides [2], dilations [2], pads [4] (top, left, bottom, right; already
 // resolved from auto_pad), nchw_input (default 0; 1: X is [N, C, H, W], for a first layer with
-// few input channels, group 1 and a reduction of at most cpu::kMaxNchwInputReduction).
+// few input channels, group 1 and a reduction of at most cpu::kMaxNchwInputReduction),
+// y_pixel_stride (default M; more when Y is written in place into the channels of a larger
+// tensor: group 1, not depthwise, no R; edgemond.NhwcConcat).
 // Output: Y [N, OH, OW, M].
 //
 // Prepare() packs W (and B) for the fast kernels (engine/kernels/cpu/fast_kernels.h) and the
