@@ -149,6 +149,13 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       {1, 3, 35, 70, 64, 1, 7, 7, 2, 1, 3, 3, 3, 3},
       {1, 4, 9, 40, 32, 1, 3, 3, 1, 1, 1, 1, 1, 1},
       {1, 3, 20, 40, 24, 1, 3, 3, 2, 1, 1, 1, 1, 1},  // Partial panel: gathered tiles only.
+      // Tiles read in place (DirectTile, pixel strides of 64 to 512 floats) next to tiles
+      // through the buffer: rows crossing an output row, the borders, partial panels.
+      {1, 64, 9, 30, 64, 1, 3, 3, 1, 1, 1, 1, 1, 1},
+      {1, 64, 7, 29, 20, 1, 3, 3, 1, 1, 1, 1, 1, 1},
+      {1, 32, 10, 50, 32, 1, 3, 3, 2, 1, 1, 1, 1, 1},
+      {2, 128, 6, 8, 20, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+      {1, 256, 3, 9, 64, 1, 1, 1, 1, 1, 0, 0, 0, 0},
   };
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
   ASSERT_TRUE(pool.ok());
