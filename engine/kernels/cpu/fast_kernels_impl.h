@@ -177,6 +177,36 @@ struct TileIo {
   int nc;
 };
 
+// Columns of vector j of a tile to load and store: all kW, or fewer in the last panel of a layer
+// whose channel count is not a multiple of the tile's (those go through masked moves).
+inline int TileLanes(const TileIo& io, int j) {
+  return static_cast<int>(MinI(kW, MaxI(0, io.nc - j * kW)));
+}
+
+// Stores the first `rows` rows of a tile's accumulators: after the last chunk of the reduction
+// with the residual added and the activation applied, before it the partial sums as they are.
+// Always inlined: the accumulators must stay in registers, not be passed through memory.
+template <Activation kAct, int kR, int kVecs>
+__attribute__((always_inline)) inline void StoreTile(Vec (&acc)[kR][kVecs], int rows,
+                                                     const TileIo& io, const ActivationParams& p) {
+  const float* residual = io.last ? io.residual : nullptr;
+  for (int r = 0; r < rows; ++r) {
+    for (int j = 0; j < kVecs; ++j) {
+      const int n = TileLanes(io, j);
+      if (n == 0) continue;
+      float* y = io.y + r * io.ldy + j * kW;
+      Vec v = acc[r][j];
+      if (n == kW) {
+        if (residual != nullptr) v = Add(v, Load(residual + r * io.ldy + j * kW));
+        Store(y, io.last ? Activate<kAct>(v, p) : v);
+      } else {
+        if (residual != nullptr) v = Add(v, LoadPartial(residual + r * io.ldy + j * kW, n));
+        StorePartial(y, io.last ? Activate<kAct>(v, p) : v, n);
+      }
+    }
+  }
+}
+
 // One kR x (kP * kPanelWidth) output tile over one chunk of the reduction:
 // acc[r][n] (+)= sum_k buf[r][k] * w[k][n]; after the last chunk y = act(acc + residual). The
 // kP panels of weights lie `panel_stride` floats apart. kR < kRows serves the last rows of a
@@ -187,9 +217,6 @@ template <Activation kAct, int kR, int kP>
 inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t panel_stride,
                       const TileIo& io, const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
-  // Columns of vector j to load and store: all kW, or fewer in the last panel of a layer whose
-  // channel count is not a multiple of the tile's (those go through masked moves).
-  const auto lanes = [&](int j) { return MinI(kW, MaxI(0, io.nc - j * kW)); };
   const int rows = io.mr < kR ? io.mr : kR;
   Vec acc[kR][kVecs];
   if (io.bias != nullptr) {
@@ -200,7 +227,7 @@ inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t pan
   } else {
     for (int r = 0; r < kR; ++r) {
       for (int j = 0; j < kVecs; ++j) {
-        const int n = r < rows ? static_cast<int>(lanes(j)) : 0;
+        const int n = r < rows ? TileLanes(io, j) : 0;
         acc[r][j] =
             n == kW ? Load(io.y + r * io.ldy + j * kW) : LoadPartial(io.y + r * io.ldy + j * kW, n);
       }
@@ -219,22 +246,7 @@ inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t pan
     }
     w += kPanelWidth;
   }
-  const float* residual = io.last ? io.residual : nullptr;
-  for (int r = 0; r < rows; ++r) {
-    for (int j = 0; j < kVecs; ++j) {
-      const int n = static_cast<int>(lanes(j));
-      if (n == 0) continue;
-      float* y = io.y + r * io.ldy + j * kW;
-      Vec v = acc[r][j];
-      if (n == kW) {
-        if (residual != nullptr) v = Add(v, Load(residual + r * io.ldy + j * kW));
-        Store(y, io.last ? Activate<kAct>(v, p) : v);
-      } else {
-        if (residual != nullptr) v = Add(v, LoadPartial(residual + r * io.ldy + j * kW, n));
-        StorePartial(y, io.last ? Activate<kAct>(v, p) : v, n);
-      }
-    }
-  }
+  StoreTile<kAct>(acc, rows, io, p);
 }
 
 template <Activation kAct, int kP>
@@ -274,7 +286,6 @@ inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t t
                        const float* w, int64_t panel_stride, const TileIo& io,
                        const ActivationParams& p) {
   constexpr int kVecs = kTilePanels * kPanelVecs;
-  const auto lanes = [&](int j) { return MinI(kW, MaxI(0, io.nc - j * kW)); };
   Vec acc[kRows][kVecs];
   for (int j = 0; j < kVecs; ++j) {
     const Vec b = Load(io.bias + j * kW);
@@ -296,21 +307,7 @@ inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t t
       w += kPanelWidth;
     }
   }
-  for (int r = 0; r < kRows; ++r) {
-    for (int j = 0; j < kVecs; ++j) {
-      const int n = static_cast<int>(lanes(j));
-      if (n == 0) continue;
-      float* y = io.y + r * io.ldy + j * kW;
-      Vec v = acc[r][j];
-      if (n == kW) {
-        if (io.residual != nullptr) v = Add(v, Load(io.residual + r * io.ldy + j * kW));
-        Store(y, Activate<kAct>(v, p));
-      } else {
-        if (io.residual != nullptr) v = Add(v, LoadPartial(io.residual + r * io.ldy + j * kW, n));
-        StorePartial(y, Activate<kAct>(v, p), n);
-      }
-    }
-  }
+  StoreTile<kAct>(acc, kRows, io, p);
 }
 
 // The pixel strides (floats) DirectTile is compiled for: a stride-1 or stride-2 layer of 64 to
