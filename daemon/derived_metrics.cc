@@ -32,8 +32,14 @@ std::string_view LabelOf(const Sample& sample, std::string_view name) {
   return {};
 }
 
-bool Is(const Sample& sample, std::string_view name) {
-  return sample.desc != nullptr && sample.desc->name == name && sample.value.has_value();
+SampleDeriver::Input InputOf(const MetricDesc& desc) {
+  using Input = SampleDeriver::Input;
+  if (desc.name == "edgemond_memory_available_bytes") return Input::kMemoryAvailable;
+  if (desc.name == "edgemond_memory_total_bytes") return Input::kMemoryTotal;
+  if (desc.name == "edgemond_power_input_watts") return Input::kInputWatts;
+  if (desc.name == "edgemond_thermal_zone_celsius") return Input::kZone;
+  if (desc.name == "edgemond_thermal_zone_trip_celsius") return Input::kTrip;
+  return Input::kNone;
 }
 
 }  // namespace
@@ -81,15 +87,19 @@ std::vector<Sample> SampleDeriver::Derive(const std::vector<Sample>& samples,
   trips_.clear();  // The lowest trip point by (zone, trip type).
   zones_.clear();  // Zones in the order they came.
   for (const Sample& sample : samples) {
-    if (Is(sample, "edgemond_memory_available_bytes")) {
+    if (sample.desc == nullptr || !sample.value.has_value()) continue;
+    auto [known, inserted] = inputs_.try_emplace(sample.desc);
+    if (inserted) known->second = InputOf(*sample.desc);
+    const Input input = known->second;
+    if (input == Input::kMemoryAvailable) {
       available = sample.value;
-    } else if (Is(sample, "edgemond_memory_total_bytes")) {
+    } else if (input == Input::kMemoryTotal) {
       total = sample.value;
-    } else if (Is(sample, "edgemond_power_input_watts")) {
+    } else if (input == Input::kInputWatts) {
       input_watts = sample.value;
-    } else if (Is(sample, "edgemond_thermal_zone_celsius")) {
+    } else if (input == Input::kZone) {
       zones_.push_back(&sample);
-    } else if (Is(sample, "edgemond_thermal_zone_trip_celsius")) {
+    } else if (input == Input::kTrip) {
       const std::string_view zone = LabelOf(sample, "zone");
       const std::string_view type = LabelOf(sample, "trip_type");
       const auto found = std::find_if(trips_.begin(), trips_.end(), [&](const TripMin& trip) {

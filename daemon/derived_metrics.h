@@ -25,6 +25,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "collectors/collector_runner.h"
@@ -40,6 +41,9 @@ struct DerivedOptions {
 // Thread safety: not thread-safe; the daemon's loop owns one.
 class SampleDeriver {
  public:
+  // What a metric is to the derivations.
+  enum class Input { kNone, kMemoryAvailable, kMemoryTotal, kInputWatts, kZone, kTrip };
+
   std::vector<Sample> Derive(const std::vector<Sample>& samples,
                              const std::vector<collectors::CollectorState>& collectors,
                              const DerivedOptions& options, WallTime now);
@@ -59,6 +63,8 @@ class SampleDeriver {
                                      std::string_view trip_type);
 
   std::uint64_t calls_ = 0;
+  // By metric description (static storage, so the keys are bounded), looked up by name once.
+  std::unordered_map<const MetricDesc*, Input> inputs_;
   std::vector<SeriesLabels> collector_labels_;  // {collector}, as the last call's collectors.
   // {zone, type, trip_type} by "zone\0type\0trip_type"; entries a call does not use are dropped.
   std::map<std::string, CachedLabels> headroom_labels_;
