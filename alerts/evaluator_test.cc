@@ -371,8 +371,8 @@ TEST_F(EvaluatorTest, RulesFindTheirSamplesAfterAReloadAndAcrossDescriptions) {
   ASSERT_EQ(sink_.transitions().size(), 1u);
   EXPECT_EQ(sink_.transitions()[0].rule, "memory_low");
   // Another description of the zone metric (as a second collector might declare it).
-  constexpr MetricDesc kOtherTemp{"edgemond_thermal_zone_celsius", "other", MetricType::kGauge,
-                                  "celsius"};
+  static constexpr MetricDesc kOtherTemp{"edgemond_thermal_zone_celsius", "other",
+                                         MetricType::kGauge, "celsius"};
   Tick({Sample{&kOtherTemp, {{"zone", "gpu"}}, 99.0, "", {}}, Sample{&kRatio, {}, 0.05, "", {}}});
   ASSERT_EQ(sink_.transitions().size(), 2u);
   EXPECT_EQ(sink_.transitions()[1].rule, "zone_hot");
