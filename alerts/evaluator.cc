@@ -14,7 +14,16 @@ constexpr MetricDesc kFiring{"edgemond_alert_firing",
 
 }  // namespace
 
-Evaluator::Evaluator(std::vector<Rule> rules) : rules_(std::move(rules)), states_(rules_.size()) {}
+Evaluator::Evaluator(std::vector<Rule> rules) {
+  states_.resize(rules.size());
+  AdoptRules(std::move(rules));
+}
+
+void Evaluator::AdoptRules(std::vector<Rule> rules) {
+  rules_ = std::move(rules);
+  rules_by_desc_.clear();
+  selected_.assign(rules_.size(), {});
+}
 
 const MetricDesc& Evaluator::FiringMetric() { return kFiring; }
 
@@ -250,19 +259,26 @@ void Evaluator::EvaluateRule(const Rule& rule, RuleState& state,
 
 std::vector<AlertTransition> Evaluator::Evaluate(const std::vector<Sample>& samples, SteadyTime now,
                                                  WallTime wall_now) {
-  std::unordered_map<std::string_view, std::vector<const Sample*>> by_name;
-  for (const Sample& sample : samples) {
-    if (sample.desc != nullptr) by_name[sample.desc->name].push_back(&sample);
-  }
-  static const std::vector<const Sample*> kNone;
   std::vector<AlertTransition> out;
+  if (rules_.empty()) return out;
+  for (const Sample& sample : samples) {
+    if (sample.desc == nullptr) continue;
+    auto [it, inserted] = rules_by_desc_.try_emplace(sample.desc);
+    if (inserted) {
+      for (std::size_t i = 0; i < rules_.size(); ++i) {
+        if (rules_[i].enabled && rules_[i].selector.name == sample.desc->name) {
+          it->second.push_back(i);
+        }
+      }
+    }
+    for (const std::size_t i : it->second) selected_[i].push_back(&sample);
+  }
   for (std::size_t i = 0; i < rules_.size(); ++i) {
     const Rule& rule = rules_[i];
     if (!rule.enabled) continue;
-    const auto found = by_name.find(rule.selector.name);
-    EvaluateRule(rule, states_[i], found == by_name.end() ? kNone : found->second, now, wall_now,
-                 out);
+    EvaluateRule(rule, states_[i], selected_[i], now, wall_now, out);
   }
+  for (std::vector<const Sample*>& selected : selected_) selected.clear();
   return out;
 }
 
@@ -302,7 +318,7 @@ std::vector<AlertTransition> Evaluator::SetRules(std::vector<Rule> rules, WallTi
       }
     }
   }
-  rules_ = std::move(rules);
+  AdoptRules(std::move(rules));
   states_ = std::move(states);
   return out;
 }

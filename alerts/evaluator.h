@@ -33,6 +33,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "alerts/rule.h"
@@ -112,8 +113,17 @@ class Evaluator {
                                  WallTime at, std::string_view reason) const;
   static Labels AlertLabels(const Rule& rule, const Labels& series_labels);
 
+  // Sets rules_ and everything derived from them.
+  void AdoptRules(std::vector<Rule> rules);
+
   std::vector<Rule> rules_;
   std::vector<RuleState> states_;  // Parallel to rules_.
+  // Which enabled rules select a metric, by its description (static storage, so the set of keys
+  // is bounded): filled as descriptions are first seen, emptied when the rules change.
+  std::unordered_map<const MetricDesc*, std::vector<std::size_t>> rules_by_desc_;
+  // Per rule (parallel to rules_), the samples of the collection being evaluated that it selects
+  // by name. Only valid during Evaluate(); kept between calls for its capacity.
+  std::vector<std::vector<const Sample*>> selected_;
 };
 
 }  // namespace edgemond::alerts

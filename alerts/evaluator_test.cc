@@ -352,6 +352,33 @@ TEST_F(EvaluatorTest, DisabledRulesAreNotEvaluated) {
   EXPECT_TRUE(evaluator_->Metrics(clock_.WallNow()).empty());
 }
 
+// The index from metric to rules is built once per rule set: a reload to rules on another metric,
+// or a second description with the same name, must still find its samples.
+TEST_F(EvaluatorTest, RulesFindTheirSamplesAfterAReloadAndAcrossDescriptions) {
+  Rule hot = HotRule();
+  hot.for_duration = seconds(0);
+  Use({hot});
+  Rule low = hot;
+  low.name = "memory_low";
+  low.selector.name = "edgemond_memory_available_ratio";
+  low.op = Comparison::kLess;
+  low.trigger = 0.1;
+  low.clear = 0.2;
+  Tick({Temp(70), Sample{&kRatio, {}, 0.05, "", {}}});
+  EXPECT_TRUE(sink_.transitions().empty());
+  EXPECT_TRUE(evaluator_->SetRules({hot, low}, clock_.WallNow()).empty());
+  Tick({Temp(70), Sample{&kRatio, {}, 0.05, "", {}}});
+  ASSERT_EQ(sink_.transitions().size(), 1u);
+  EXPECT_EQ(sink_.transitions()[0].rule, "memory_low");
+  // Another description of the zone metric (as a second collector might declare it).
+  static constexpr MetricDesc kOtherTemp{"edgemond_thermal_zone_celsius", "other",
+                                         MetricType::kGauge, "celsius"};
+  Tick({Sample{&kOtherTemp, {{"zone", "gpu"}}, 99.0, "", {}}, Sample{&kRatio, {}, 0.05, "", {}}});
+  ASSERT_EQ(sink_.transitions().size(), 2u);
+  EXPECT_EQ(sink_.transitions()[1].rule, "zone_hot");
+  EXPECT_EQ(StateOf("gpu"), AlertState::kFiring);
+}
+
 TEST_F(EvaluatorTest, ReloadKeepsStateOfRulesThatStillSelectTheirSeries) {
   Rule rule = HotRule();
   rule.for_duration = seconds(0);

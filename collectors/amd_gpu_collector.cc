@@ -132,7 +132,7 @@ bool AmdGpuCollector::ReadGpu(Gpu& gpu, WallTime now, std::vector<Sample>& out) 
     }
   }
   for (Value& value : gpu.values) {
-    const Labels& labels =
+    const SeriesLabels& labels =
         value.desc == &internal::kGpuUtilization ? gpu.utilization_labels : gpu.labels;
     if (suspended) {
       // Reading would wake the GPU; asleep, it is idle.

@@ -61,8 +61,8 @@ class AmdGpuCollector final : public Collector {
   };
   struct Gpu {
     std::string device_dir;
-    Labels labels;              // {gpu}
-    Labels utilization_labels;  // {gpu, name}
+    SeriesLabels labels;              // {gpu}
+    SeriesLabels utilization_labels;  // {gpu, name}
     std::optional<PolledFile> runtime_status;
     std::vector<Value> values;
   };

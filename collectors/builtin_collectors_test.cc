@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -60,6 +61,36 @@ TEST(BuiltinCollectorsTest, UnknownCollectorNamesAreRejected) {
   EXPECT_TRUE(status.IsInvalidArgument());
   EXPECT_NE(status.message().find("\"gpu_typo\""), std::string_view::npos) << status;
   EXPECT_NE(status.message().find("hwmon"), std::string_view::npos) << status;
+}
+
+// A collector builds a series' labels once, when it finds the series; every later sample of the
+// series shares them (core/sample.h: SeriesLabels), so a tick copies no label strings.
+TEST(BuiltinCollectorsTest, EachSeriesKeepsItsLabelsAcrossTicks) {
+  const std::string boards = std::string(EDGEMOND_SOURCE_DIR) + "/tests/fixtures/devices";
+  for (const char* board : {"jetson-orin-jp6", "jetson-xavier-nx-jp5", "jetson-nano-jp4",
+                            "raspberry-pi-4", "x86-desktop", "x86-nvidia"}) {
+    SCOPED_TRACE(board);
+    const RootedFs fs = OpenRoot(boards + "/" + board);
+    edgemond::testing::FakeClock clock;
+    CollectorsConfig config;
+    config.collectors["nvidia_gpu"].enabled = false;  // NVML reads the host, not the tree.
+    CollectorRunner runner(MakeBuiltinCollectors(fs, config, clock), clock);
+    const TickReport first = runner.RunOnce(clock.WallNow());
+    clock.Advance(std::chrono::seconds(1));
+    const TickReport second = runner.RunOnce(clock.WallNow());
+    ASSERT_EQ(first.samples.size(), second.samples.size());
+    std::size_t labelled = 0;
+    for (std::size_t i = 0; i < first.samples.size(); ++i) {
+      const Sample& a = first.samples[i];
+      const Sample& b = second.samples[i];
+      ASSERT_EQ(a.desc, b.desc);
+      ASSERT_EQ(a.labels, b.labels) << SeriesKey(a);
+      if (a.labels.empty()) continue;
+      ++labelled;
+      EXPECT_EQ(&a.labels.get(), &b.labels.get()) << SeriesKey(a) << " was built again";
+    }
+    EXPECT_GT(labelled, 0u);
+  }
 }
 
 TEST(BuiltinCollectorsTest, MetricNamesFollowTheConventions) {

@@ -24,6 +24,7 @@ CollectorRunner::CollectorRunner(std::vector<std::unique_ptr<Collector>> collect
   for (const auto& collector : collectors_) {
     CollectorState state;
     state.collector = std::string(collector->name());
+    labels_.push_back(Labels{{"collector", state.collector}});
     states_.push_back(std::move(state));
   }
 }
@@ -66,7 +67,7 @@ TickReport CollectorRunner::RunOnce(WallTime now) {
         report.events.push_back({CollectorEvent::Kind::kFailed, state.collector, result.status()});
       }
     }
-    const Labels labels{{"collector", state.collector}};
+    const SeriesLabels& labels = labels_[i];
     report.samples.push_back(internal::ValueSample(kSuccess, labels, state.ok ? 1.0 : 0.0, now));
     report.samples.push_back(internal::ValueSample(
         kDuration, labels, std::chrono::duration<double>(state.last_duration).count(), now));

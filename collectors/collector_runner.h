@@ -72,6 +72,7 @@ class CollectorRunner {
   std::vector<std::unique_ptr<Collector>> collectors_;
   const Clock* clock_;                  // Not owned.
   std::vector<CollectorState> states_;  // Parallel to collectors_.
+  std::vector<SeriesLabels> labels_;    // {collector}, parallel to collectors_.
   std::size_t last_sample_count_ = 0;
 };
 

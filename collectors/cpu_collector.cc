@@ -62,8 +62,6 @@ Interval Between(const CpuTimes& before, const CpuTimes& now) {
   return Interval{busy, busy + idle};
 }
 
-Labels CpuLabel(const std::string& cpu) { return Labels{{"cpu", cpu}}; }
-
 std::string CoreDir(int cpu) { return std::string(kCpuDir) + "/cpu" + std::to_string(cpu); }
 
 Result<std::int64_t> ReadInt(PolledFile& file, std::string& buffer) {
@@ -100,6 +98,7 @@ void CpuCollector::RebuildCores(const std::vector<int>& present) {
     Core core;
     core.cpu = cpu;
     core.label = std::to_string(cpu);
+    core.labels = Labels{{"cpu", core.label}};
     const std::string online_path = CoreDir(cpu) + "/online";
     if (fs_->Exists(online_path)) core.online_file.emplace(*fs_, online_path);
     cores.push_back(std::move(core));
@@ -167,10 +166,10 @@ bool CpuCollector::ReadOnline(Core& core, const std::vector<int>* online_list) {
   return Trim(text_) != "0";
 }
 
-void CpuCollector::EmitFrequency(const Core& core, WallTime now, std::vector<Sample>& out) {
+void CpuCollector::EmitFrequency(Core& core, WallTime now, std::vector<Sample>& out) {
   if (!core.online) {
     if (has_cpufreq_) {
-      out.push_back(MissingSample(kFrequency, CpuLabel(core.label), std::string(kOffline), now));
+      out.push_back(MissingSample(kFrequency, core.labels, std::string(kOffline), now));
     }
     return;
   }
@@ -179,10 +178,9 @@ void CpuCollector::EmitFrequency(const Core& core, WallTime now, std::vector<Sam
   ReadPolicy(policy);
   const auto emit_khz = [&](const MetricDesc& desc, const Result<std::int64_t>& khz) {
     if (khz.ok()) {
-      out.push_back(
-          ValueSample(desc, CpuLabel(core.label), static_cast<double>(*khz) * 1000.0, now));
+      out.push_back(ValueSample(desc, core.labels, static_cast<double>(*khz) * 1000.0, now));
     } else {
-      out.push_back(MissingSample(desc, CpuLabel(core.label), ReasonOf(khz.status()), now));
+      out.push_back(MissingSample(desc, core.labels, ReasonOf(khz.status()), now));
     }
   };
   emit_khz(kFrequency, policy.cur);
@@ -190,8 +188,11 @@ void CpuCollector::EmitFrequency(const Core& core, WallTime now, std::vector<Sam
   emit_khz(kFrequencyMax, policy.max);
   emit_khz(kFrequencyHardwareMax, policy.hardware_max_khz);
   if (policy.governor_name.ok() && !policy.governor_name->empty()) {
-    out.push_back(ValueSample(
-        kGovernorInfo, Labels{{"cpu", core.label}, {"governor", *policy.governor_name}}, 1.0, now));
+    if (core.governor_labels.empty() || core.governor != *policy.governor_name) {
+      core.governor = *policy.governor_name;
+      core.governor_labels = Labels{{"cpu", core.label}, {"governor", core.governor}};
+    }
+    out.push_back(ValueSample(kGovernorInfo, core.governor_labels, 1.0, now));
   }
 }
 
@@ -255,7 +256,7 @@ Result<std::vector<Sample>> CpuCollector::Collect(WallTime now) {
   std::size_t t = 0;  // Walks times_, which the kernel prints in cpu order.
   for (Core& core : cores_) {
     if (!core.online) {
-      out.push_back(MissingSample(kUtilization, CpuLabel(core.label), std::string(kOffline), now));
+      out.push_back(MissingSample(kUtilization, core.labels, std::string(kOffline), now));
       continue;
     }
     while (t < times_.size() &&
@@ -265,40 +266,39 @@ Result<std::vector<Sample>> CpuCollector::Collect(WallTime now) {
     if (t == times_.size() || times_[t].cpu != core.cpu) {
       // Onlined after /proc/stat was read; there is nothing to compare with yet.
       core.has_baseline = false;
-      out.push_back(MissingSample(kUtilization, CpuLabel(core.label), "not in /proc/stat", now));
+      out.push_back(MissingSample(kUtilization, core.labels, "not in /proc/stat", now));
       continue;
     }
     const CpuTimes& current = times_[t];
     if (!core.has_baseline) {
       core.baseline = current;
       core.has_baseline = true;
-      out.push_back(
-          MissingSample(kUtilization, CpuLabel(core.label), std::string(kFirstSample), now));
+      out.push_back(MissingSample(kUtilization, core.labels, std::string(kFirstSample), now));
       continue;
     }
     const Interval interval = Between(core.baseline, current);
     core.baseline = current;
     if (interval.total == 0) {
       any_zero_interval = true;
-      out.push_back(MissingSample(kUtilization, CpuLabel(core.label), std::string(kNoTicks), now));
+      out.push_back(MissingSample(kUtilization, core.labels, std::string(kNoTicks), now));
       continue;
     }
     all.busy += interval.busy;
     all.total += interval.total;
     all_has_interval = true;
     out.push_back(
-        ValueSample(kUtilization, CpuLabel(core.label),
+        ValueSample(kUtilization, core.labels,
                     static_cast<double>(interval.busy) / static_cast<double>(interval.total), now));
   }
   if (all_has_interval) {
-    out.push_back(ValueSample(kUtilization, CpuLabel("all"),
+    out.push_back(ValueSample(kUtilization, all_labels_,
                               static_cast<double>(all.busy) / static_cast<double>(all.total), now));
   } else {
-    out.push_back(MissingSample(kUtilization, CpuLabel("all"),
+    out.push_back(MissingSample(kUtilization, all_labels_,
                                 std::string(any_zero_interval ? kNoTicks : kFirstSample), now));
   }
 
-  for (const Core& core : cores_) EmitFrequency(core, now, out);
+  for (Core& core : cores_) EmitFrequency(core, now, out);
   last_sample_count_ = out.size();
   return out;
 }

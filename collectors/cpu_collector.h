@@ -84,7 +84,11 @@ class CpuCollector final : public Collector {
 
   struct Core {
     int cpu = 0;
-    std::string label;  // Decimal cpu number, the value of the `cpu` label.
+    std::string label;    // Decimal cpu number, the value of the `cpu` label.
+    SeriesLabels labels;  // {cpu}
+    // {cpu, governor} for the governor last seen (`governor`); rebuilt when it changes.
+    std::string governor;
+    SeriesLabels governor_labels;
     bool online = false;
     bool has_baseline = false;
     internal::CpuTimes baseline;
@@ -98,7 +102,7 @@ class CpuCollector final : public Collector {
   void ResolvePolicies();
   void ReadPolicy(Policy& policy);
   bool ReadOnline(Core& core, const std::vector<int>* online_list);
-  void EmitFrequency(const Core& core, WallTime now, std::vector<Sample>& out);
+  void EmitFrequency(Core& core, WallTime now, std::vector<Sample>& out);
 
   const RootedFs* fs_;  // Not owned.
   const int rescan_every_ticks_;
@@ -108,6 +112,7 @@ class CpuCollector final : public Collector {
   PolledFile online_file_;
 
   std::vector<Core> cores_;  // Sorted by cpu.
+  const SeriesLabels all_labels_{{"cpu", "all"}};
   std::vector<Policy> policies_;
   bool has_cpufreq_ = false;
   std::uint64_t tick_ = 0;

@@ -63,7 +63,7 @@ Status FanCollector::Scan() {
   if (auto chips = internal::ListHwmonChips(*fs_); chips.ok()) {
     for (const internal::HwmonChip& chip : *chips) {
       if (chip.name == "pwmfan") {
-        Fan fan{FanName(chip), chip.device_path, std::nullopt, std::nullopt};
+        Fan fan{FanName(chip), chip.device_path, std::nullopt, std::nullopt, {}};
         if (auto pwm = FirstExisting(*fs_, chip.attr_dir, {"pwm1"})) fan.pwm.emplace(*fs_, *pwm);
         if (auto rpm = FirstExisting(*fs_, chip.attr_dir, {"fan1_input"})) {
           fan.rpm.emplace(*fs_, *rpm);
@@ -87,7 +87,7 @@ Status FanCollector::Scan() {
       if (!dir.ok()) continue;
       auto pwm = FirstExisting(*fs_, *dir, {"target_pwm"});
       if (!pwm) continue;  // The upstream driver's device: its hwmon chip was handled above.
-      Fan fan{device, *dir, std::nullopt, std::nullopt};
+      Fan fan{device, *dir, std::nullopt, std::nullopt, {}};
       fan.pwm.emplace(*fs_, *pwm);
       if (auto rpm = FirstExisting(*fs_, *dir, {"rpm_measured"})) fan.rpm.emplace(*fs_, *rpm);
       fans.push_back(std::move(fan));
@@ -105,7 +105,7 @@ Status FanCollector::Scan() {
     if (fan != fans.end()) {
       fan->rpm.emplace(*fs_, tach.rpm_path);
     } else {
-      Fan own{tach.name, tach.device_path, std::nullopt, std::nullopt};
+      Fan own{tach.name, tach.device_path, std::nullopt, std::nullopt, {}};
       own.rpm.emplace(*fs_, tach.rpm_path);
       fans.push_back(std::move(own));
     }
@@ -115,6 +115,7 @@ Status FanCollector::Scan() {
   names = internal::MakeUnique(names);
   for (std::size_t i = 0; i < fans.size(); ++i) {
     fans[i].name = std::move(names[i]);
+    fans[i].labels = Labels{{"fan", fans[i].name}};
     if (fans[i].pwm) fans[i].pwm = old.Take(fans[i].pwm->path());
     if (fans[i].rpm) fans[i].rpm = old.Take(fans[i].rpm->path());
   }
@@ -126,7 +127,7 @@ Status FanCollector::Scan() {
 
 bool FanCollector::ReadFan(Fan& fan, WallTime now, std::vector<Sample>& out) {
   bool vanished = false;
-  const Labels labels{{"fan", fan.name}};
+  const SeriesLabels& labels = fan.labels;
   if (fan.pwm) {
     auto raw = ReadSysfsInt(*fan.pwm, text_);
     if (!raw.ok()) {

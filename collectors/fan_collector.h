@@ -56,6 +56,7 @@ class FanCollector final : public Collector {
     std::string device_path;  // For joining a tachometer; "" when unknown.
     std::optional<PolledFile> pwm;
     std::optional<PolledFile> rpm;
+    SeriesLabels labels;  // {fan}, set once the name is final.
   };
 
   Status Scan();

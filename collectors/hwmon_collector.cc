@@ -148,7 +148,7 @@ Status HwmonCollector::Scan() {
           label = SanitizeUtf8(Trim(*text));
         }
       }
-      const Labels labels{
+      const SeriesLabels labels{
           {"chip", chip.id}, {"chip_name", chip.name}, {"sensor", sensor}, {"label", label}};
       const double scale = internal::HwmonScale(chip.name, kind, index);
       const auto add = [&](const MetricDesc* desc, const std::string& path) {

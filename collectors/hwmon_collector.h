@@ -84,14 +84,14 @@ class HwmonCollector final : public Collector {
  private:
   struct Sensor {
     const MetricDesc* desc;
-    Labels labels;  // {chip, chip_name, sensor, label}
+    SeriesLabels labels;  // {chip, chip_name, sensor, label}
     PolledFile file;
     internal::HwmonKind kind;
     double scale;  // Raw value times scale is the exported value.
   };
   struct Threshold {
     const MetricDesc* desc;
-    Labels labels;
+    SeriesLabels labels;
     double value;
   };
 

@@ -128,6 +128,12 @@ Status JetsonGpuCollector::Scan() {
         .labels = Labels{{"gpu", info.id}},
         .utilization_labels = Labels{{"gpu", info.id}, {"name", info.name}},
         .component = internal::GpuComponent(info.id),
+        .cap_labels = internal::ThrottleLabels(internal::GpuComponent(info.id),
+                                               internal::kReasonFrequencyCap),
+        .thermal_labels =
+            internal::ThrottleLabels(internal::GpuComponent(info.id), internal::kReasonThermal),
+        .governor_name = {},
+        .governor_labels = {},
         .load = std::nullopt,
         .runtime_status = std::nullopt,
         .cur_freq = PolledFile(*fs_, freq + "/cur_freq"),
@@ -216,9 +222,12 @@ bool JetsonGpuCollector::ReadGpu(Gpu& gpu, WallTime now, std::vector<Sample>& ou
                               static_cast<double>(*gpu.hardware_max_hz), now));
   }
   if (Status status = gpu.governor.ReadInto(text_); status.ok() && !Trim(text_).empty()) {
-    out.push_back(ValueSample(internal::kGpuGovernorInfo,
-                              Labels{{"gpu", gpu.info.id}, {"governor", SanitizeUtf8(Trim(text_))}},
-                              1.0, now));
+    std::string governor = SanitizeUtf8(Trim(text_));
+    if (gpu.governor_labels.empty() || governor != gpu.governor_name) {
+      gpu.governor_labels = Labels{{"gpu", gpu.info.id}, {"governor", governor}};
+      gpu.governor_name = std::move(governor);
+    }
+    out.push_back(ValueSample(internal::kGpuGovernorInfo, gpu.governor_labels, 1.0, now));
   } else {
     note(status);
   }
@@ -243,7 +252,7 @@ bool JetsonGpuCollector::ReadGpu(Gpu& gpu, WallTime now, std::vector<Sample>& ou
   }
 
   if (gpu.hardware_max_hz) {
-    const Labels cap = internal::ThrottleLabels(gpu.component, internal::kReasonFrequencyCap);
+    const SeriesLabels& cap = gpu.cap_labels;
     if (max_hz) {
       out.push_back(
           ValueSample(internal::kThrottled, cap, *max_hz < *gpu.hardware_max_hz ? 1 : 0, now));
@@ -251,7 +260,7 @@ bool JetsonGpuCollector::ReadGpu(Gpu& gpu, WallTime now, std::vector<Sample>& ou
       out.push_back(MissingSample(internal::kThrottled, cap, "max_freq unreadable", now));
     }
     if (gpu.zone_temp && gpu.passive_trip_millicelsius) {
-      const Labels thermal = internal::ThrottleLabels(gpu.component, internal::kReasonThermal);
+      const SeriesLabels& thermal = gpu.thermal_labels;
       if (cur_hz && millicelsius) {
         // An idle GPU runs slow because it is idle; only a busy one is held down.
         const bool hot = *millicelsius >= *gpu.passive_trip_millicelsius;

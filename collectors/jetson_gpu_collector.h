@@ -60,9 +60,14 @@ class JetsonGpuCollector final : public Collector {
  private:
   struct Gpu {
     internal::JetsonGpu info;
-    Labels labels;              // {gpu}
-    Labels utilization_labels;  // {gpu, name}
-    std::string component;      // "gpu:<id>"
+    SeriesLabels labels;              // {gpu}
+    SeriesLabels utilization_labels;  // {gpu, name}
+    std::string component;            // "gpu:<id>"
+    SeriesLabels cap_labels;          // ThrottleLabels(component, frequency_cap)
+    SeriesLabels thermal_labels;      // ThrottleLabels(component, thermal)
+    // {gpu, governor} for the governor last read (`governor_name`); rebuilt when it changes.
+    std::string governor_name;
+    SeriesLabels governor_labels;
     std::optional<PolledFile> load;
     std::optional<PolledFile> runtime_status;
     PolledFile cur_freq;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <iterator>
 #include <utility>
 
 #include "collectors/internal/gpu_metrics.h"
@@ -106,7 +107,11 @@ Status NvidiaGpuCollector::Load() {
                   .labels = Labels{{"gpu", id}},
                   .utilization_labels = Labels{{"gpu", id}, {"name", name}},
                   .component = internal::GpuComponent(id),
+                  .reason_labels = {},
                   .unsupported = old != devices_.end() ? old->unsupported : 0u};
+    for (const ReasonBit& reason : kReasons) {
+      device.reason_labels.push_back(internal::ThrottleLabels(device.component, reason.reason));
+    }
     devices.push_back(std::move(device));
   }
   devices_ = std::move(devices);
@@ -118,23 +123,24 @@ void NvidiaGpuCollector::ReadDevice(Device& device, WallTime now, std::vector<Sa
   const internal::NvmlLibrary::Functions& f = library_->functions();
   // Whether a call's value can be used; records NOT_SUPPORTED and turns other errors into
   // missing samples of `descs`.
-  const auto ok = [&](nvml::Return ret, Call call,
-                      std::initializer_list<std::pair<const MetricDesc*, const Labels*>> descs) {
-    if (ret == nvml::kSuccess) return true;
-    if (ret == nvml::kErrorNotSupported) {
-      device.unsupported |= call;
-      return false;
-    }
-    if (ret == nvml::kErrorGpuIsLost) reinit_pending_ = true;
-    for (const auto& [desc, labels] : descs) {
-      out.push_back(MissingSample(*desc, *labels, nvml::ErrorName(ret), now));
-    }
-    return false;
-  };
+  const auto ok =
+      [&](nvml::Return ret, Call call,
+          std::initializer_list<std::pair<const MetricDesc*, const SeriesLabels*>> descs) {
+        if (ret == nvml::kSuccess) return true;
+        if (ret == nvml::kErrorNotSupported) {
+          device.unsupported |= call;
+          return false;
+        }
+        if (ret == nvml::kErrorGpuIsLost) reinit_pending_ = true;
+        for (const auto& [desc, labels] : descs) {
+          out.push_back(MissingSample(*desc, *labels, nvml::ErrorName(ret), now));
+        }
+        return false;
+      };
   const auto wanted = [&](bool exported, Call call) {
     return exported && (device.unsupported & call) == 0;
   };
-  const Labels& labels = device.labels;
+  const SeriesLabels& labels = device.labels;
 
   if (wanted(f.get_utilization != nullptr, kUtilization)) {
     nvml::Utilization utilization{};
@@ -184,18 +190,17 @@ void NvidiaGpuCollector::ReadDevice(Device& device, WallTime now, std::vector<Sa
     unsigned long long reasons = 0;
     const nvml::Return ret = f.get_clock_event_reasons(device.handle, &reasons);
     if (ret == nvml::kSuccess) {
-      for (const ReasonBit& reason : kReasons) {
-        out.push_back(internal::ThrottledSample(device.component, reason.reason,
-                                                (reasons & reason.bit) != 0, now));
+      for (std::size_t i = 0; i < std::size(kReasons); ++i) {
+        out.push_back(internal::ThrottledSample(device.reason_labels[i],
+                                                (reasons & kReasons[i].bit) != 0, now));
       }
     } else if (ret == nvml::kErrorNotSupported) {
       device.unsupported |= kEventReasons;
     } else {
       if (ret == nvml::kErrorGpuIsLost) reinit_pending_ = true;
-      for (const ReasonBit& reason : kReasons) {
-        out.push_back(MissingSample(internal::kThrottled,
-                                    internal::ThrottleLabels(device.component, reason.reason),
-                                    nvml::ErrorName(ret), now));
+      for (const SeriesLabels& reason_labels : device.reason_labels) {
+        out.push_back(
+            MissingSample(internal::kThrottled, reason_labels, nvml::ErrorName(ret), now));
       }
     }
   }

@@ -87,10 +87,11 @@ class NvidiaGpuCollector final : public Collector {
   struct Device {
     internal::nvml::Device handle;  // Valid while library_ is.
     std::string id;
-    Labels labels;              // {gpu}
-    Labels utilization_labels;  // {gpu, name}
-    std::string component;      // "gpu:<id>"
-    unsigned unsupported = 0;   // Call bits.
+    SeriesLabels labels;                      // {gpu}
+    SeriesLabels utilization_labels;          // {gpu, name}
+    std::string component;                    // "gpu:<id>"
+    std::vector<SeriesLabels> reason_labels;  // ThrottleLabels(component, ...), as kReasons.
+    unsigned unsupported = 0;                 // Call bits.
   };
 
   Status Load();

@@ -85,9 +85,13 @@ void PowerModeCollector::CollectPowerMode(WallTime now, std::vector<Sample>& out
   if (!id) return;
   if (id != last_id_ && last_id_) ReadConf();  // The mode changed; the config may have too.
   last_id_ = id;
-  out.push_back(ValueSample(
-      kPowerModeInfo, Labels{{"id", std::to_string(*id)}, {"name", conf_.NameOf(*id).value_or("")}},
-      1.0, now));
+  std::string name = conf_.NameOf(*id).value_or("");
+  if (mode_labels_.empty() || *id != mode_labels_id_ || name != mode_labels_name_) {
+    mode_labels_ = Labels{{"id", std::to_string(*id)}, {"name", name}};
+    mode_labels_id_ = *id;
+    mode_labels_name_ = std::move(name);
+  }
+  out.push_back(ValueSample(kPowerModeInfo, mode_labels_, 1.0, now));
 }
 
 void PowerModeCollector::CollectJetsonClocks(WallTime now, std::vector<Sample>& out) {

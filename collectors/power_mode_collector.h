@@ -67,6 +67,10 @@ class PowerModeCollector final : public Collector {
   internal::NvpmodelConf conf_;
   bool conf_read_ = false;
   std::optional<int> last_id_;
+  // {id, name} of the mode last exported, rebuilt when either changes.
+  int mode_labels_id_ = 0;
+  std::string mode_labels_name_;
+  SeriesLabels mode_labels_;
   std::vector<Limits> limits_;
   Status scan_status_;
   std::string text_;

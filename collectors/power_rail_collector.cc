@@ -101,6 +101,9 @@ void PowerRailCollector::FindHwmonRails(std::vector<Rail>& rails) {
           .milliwatts = std::nullopt,
           .warning_amperes = ReadLimitAmperes(*fs_, base + curr + "_max", false),
           .critical_amperes = ReadLimitAmperes(*fs_, base + curr + "_crit", false),
+          .labels = {},
+          .warning_labels = {},
+          .critical_labels = {},
       });
     }
   }
@@ -132,6 +135,9 @@ void PowerRailCollector::FindIioRails(std::vector<Rail>& rails) {
             .milliwatts = std::nullopt,
             .warning_amperes = ReadLimitAmperes(*fs_, iio + "warn_current_limit_" + n, true),
             .critical_amperes = ReadLimitAmperes(*fs_, iio + "crit_current_limit_" + n, true),
+            .labels = {},
+            .warning_labels = {},
+            .critical_labels = {},
         };
         if (fs_->Exists(iio + "in_power" + n + "_input")) {
           rail.milliwatts.emplace(*fs_, iio + "in_power" + n + "_input");
@@ -162,6 +168,9 @@ Status PowerRailCollector::Scan() {
     // Only one input: a second chip labelling a rail VDD_IN would be a board description bug.
     rail.input = !have_input && IsInputRail(rail.name);
     have_input |= rail.input;
+    rail.labels = rail.input ? Labels{} : Labels{{"rail", rail.name}};
+    rail.warning_labels = Labels{{"rail", rail.name}, {"level", "warning"}};
+    rail.critical_labels = Labels{{"rail", rail.name}, {"level", "critical"}};
     rail.millivolts = old.Take(rail.millivolts.path());
     rail.milliamps = old.Take(rail.milliamps.path());
     if (rail.milliwatts) rail.milliwatts = old.Take(rail.milliwatts->path());
@@ -177,7 +186,7 @@ bool PowerRailCollector::ReadRail(Rail& rail, WallTime now, std::vector<Sample>&
   const MetricDesc& watts_desc = rail.input ? kInputWatts : kRailWatts;
   const MetricDesc& volts_desc = rail.input ? kInputVolts : kRailVolts;
   const MetricDesc& amperes_desc = rail.input ? kInputAmperes : kRailAmperes;
-  const Labels labels = rail.input ? Labels{} : Labels{{"rail", rail.name}};
+  const SeriesLabels& labels = rail.labels;
 
   const auto read = [&](PolledFile& file, const MetricDesc& desc) -> Result<double> {
     auto raw = ReadSysfsInt(file, text_);
@@ -203,12 +212,11 @@ bool PowerRailCollector::ReadRail(Rail& rail, WallTime now, std::vector<Sample>&
     out.push_back(ValueSample(watts_desc, labels, *volts * *amperes, now));
   }
   if (rail.warning_amperes) {
-    out.push_back(ValueSample(kRailCurrentLimit, Labels{{"rail", rail.name}, {"level", "warning"}},
-                              *rail.warning_amperes, now));
+    out.push_back(ValueSample(kRailCurrentLimit, rail.warning_labels, *rail.warning_amperes, now));
   }
   if (rail.critical_amperes) {
-    out.push_back(ValueSample(kRailCurrentLimit, Labels{{"rail", rail.name}, {"level", "critical"}},
-                              *rail.critical_amperes, now));
+    out.push_back(
+        ValueSample(kRailCurrentLimit, rail.critical_labels, *rail.critical_amperes, now));
   }
   return vanished;
 }

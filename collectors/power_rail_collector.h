@@ -75,6 +75,11 @@ class PowerRailCollector final : public Collector {
     std::optional<PolledFile> milliwatts;  // ina3221x only.
     std::optional<double> warning_amperes;
     std::optional<double> critical_amperes;
+    // Set once name and input are final: {rail} ({} for the input), and {rail, level} for the
+    // current limits.
+    SeriesLabels labels;
+    SeriesLabels warning_labels;
+    SeriesLabels critical_labels;
   };
 
   Status Scan();

@@ -55,8 +55,8 @@ class RaplCollector final : public Collector {
 
  private:
   struct Zone {
-    std::string dir;  // Device path of the zone (links resolved).
-    Labels labels;    // {domain}
+    std::string dir;      // Device path of the zone (links resolved).
+    SeriesLabels labels;  // {domain}
     PolledFile energy;
     std::uint64_t max_range_microjoules = 0;
     internal::EnergyCounter counter;

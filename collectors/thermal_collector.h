@@ -59,11 +59,11 @@ class ThermalCollector final : public Collector {
  private:
   struct Trip {
     int index = 0;
-    Labels labels;
+    SeriesLabels labels;
     double celsius = 0;
   };
   struct Zone {
-    Labels labels;  // {zone, type}
+    SeriesLabels labels;  // {zone, type}
     PolledFile temp;
     std::optional<PolledFile> mode;
     std::vector<Trip> trips;

@@ -33,7 +33,11 @@ bool IsCpufreqCoolingDevice(std::string_view type) {
 }  // namespace
 
 ThrottleCollector::ThrottleCollector(const RootedFs& fs, int rescan_every_ticks)
-    : fs_(&fs), rescan_(rescan_every_ticks) {}
+    : fs_(&fs),
+      rescan_(rescan_every_ticks),
+      cpu_cap_labels_(ThrottleLabels(kCpu, kReasonFrequencyCap)),
+      cpu_thermal_labels_(ThrottleLabels(kCpu, kReasonThermal)),
+      under_voltage_labels_(ThrottleLabels(kBoard, kReasonUnderVoltage)) {}
 
 std::vector<const MetricDesc*> ThrottleCollector::Metrics() { return {&internal::kThrottled}; }
 
@@ -108,10 +112,10 @@ void ThrottleCollector::CollectCpuCap(WallTime now, std::vector<Sample>& out) {
   }
   if (checked) {
     // One capped cluster is enough to say the CPU is held down, whatever another cluster says.
-    out.push_back(ThrottledSample(kCpu, kReasonFrequencyCap, capped, now));
+    out.push_back(ThrottledSample(cpu_cap_labels_, capped, now));
   } else if (!error.ok()) {
-    out.push_back(MissingSample(internal::kThrottled, ThrottleLabels(kCpu, kReasonFrequencyCap),
-                                MissingReasonFromStatus(error), now));
+    out.push_back(
+        MissingSample(internal::kThrottled, cpu_cap_labels_, MissingReasonFromStatus(error), now));
   }
 }
 
@@ -131,9 +135,9 @@ void ThrottleCollector::CollectCpuThermal(WallTime now, std::vector<Sample>& out
     cooling |= *value > 0;
   }
   if (checked) {
-    out.push_back(ThrottledSample(kCpu, kReasonThermal, cooling, now));
+    out.push_back(ThrottledSample(cpu_thermal_labels_, cooling, now));
   } else {
-    out.push_back(MissingSample(internal::kThrottled, ThrottleLabels(kCpu, kReasonThermal),
+    out.push_back(MissingSample(internal::kThrottled, cpu_thermal_labels_,
                                 MissingReasonFromStatus(error), now));
   }
 }
@@ -142,10 +146,10 @@ void ThrottleCollector::CollectUnderVoltage(WallTime now, std::vector<Sample>& o
   if (!under_voltage_alarm_) return;
   auto alarm = ReadSysfsInt(*under_voltage_alarm_, text_);
   if (alarm.ok()) {
-    out.push_back(ThrottledSample(kBoard, kReasonUnderVoltage, *alarm != 0, now));
+    out.push_back(ThrottledSample(under_voltage_labels_, *alarm != 0, now));
   } else {
     rescan_next_tick_ |= alarm.status().IsNotFound();
-    out.push_back(MissingSample(internal::kThrottled, ThrottleLabels(kBoard, kReasonUnderVoltage),
+    out.push_back(MissingSample(internal::kThrottled, under_voltage_labels_,
                                 MissingReasonFromStatus(alarm.status()), now));
   }
 }

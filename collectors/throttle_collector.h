@@ -66,6 +66,10 @@ class ThrottleCollector final : public Collector {
   std::vector<PolledFile> cooling_states_;
   std::optional<PolledFile> under_voltage_alarm_;
   Status scan_status_;
+  // Constant after construction.
+  const SeriesLabels cpu_cap_labels_;
+  const SeriesLabels cpu_thermal_labels_;
+  const SeriesLabels under_voltage_labels_;
   bool rescan_next_tick_ = false;
   std::string text_;
 };

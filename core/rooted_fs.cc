@@ -12,6 +12,8 @@
 #include <climits>
 #include <cstdlib>
 
+#include "core/text.h"
+
 namespace edgemond {
 namespace {
 
@@ -147,13 +149,26 @@ Result<UniqueFd> RootedFs::OpenFile(std::string_view path, int flags) const {
 
 namespace {
 
-// Reads from `fd` at offset 0 until EOF or `max_bytes`, into `out`. Most device files fit in
-// one page, so the first read goes to a stack buffer: growing `out` first would zero-fill it,
-// which costs more than the read itself.
-Status PreadAll(int fd, std::size_t max_bytes, std::string_view path, std::string& out) {
+// How PreadAll knows it has read the whole file.
+enum class FileEnd {
+  // Only a read that returns nothing ends the file. seq_file-backed /proc files need this: one
+  // that lists many records (/proc/vmstat) may return less than asked for before its end.
+  kEmptyRead,
+  // A read that returns less than asked for ends the file too, which saves a pread per poll.
+  // Right for sysfs attributes, which the kernel serves whole to a read from offset 0, and for
+  // regular files (a fixture tree).
+  kShortRead,
+};
+
+// Reads from `fd` at offset 0 until the end (`file_end`) or `max_bytes`, into `out`. Most device
+// files fit in one page, so the first read goes to a stack buffer: growing `out` first would
+// zero-fill it, which costs more than the read itself.
+Status PreadAll(int fd, std::size_t max_bytes, std::string_view path, std::string& out,
+                FileEnd file_end = FileEnd::kEmptyRead) {
   char page[4096];
   // A single read per chunk, no retry on EAGAIN: broken drivers return EAGAIN forever.
-  ssize_t n = ::pread(fd, page, std::min(sizeof(page), max_bytes), 0);
+  std::size_t wanted = std::min(sizeof(page), max_bytes);
+  ssize_t n = ::pread(fd, page, wanted, 0);
   if (n < 0) {
     const int err = errno;
     out.clear();
@@ -162,6 +177,7 @@ Status PreadAll(int fd, std::size_t max_bytes, std::string_view path, std::strin
   out.assign(page, static_cast<std::size_t>(n));
   off_t offset = n;
   while (n > 0) {
+    if (file_end == FileEnd::kShortRead && static_cast<std::size_t>(n) < wanted) break;
     if (out.size() >= max_bytes) {
       // Only an error if there is more to read.
       n = ::pread(fd, page, 1, offset);
@@ -170,7 +186,8 @@ Status PreadAll(int fd, std::size_t max_bytes, std::string_view path, std::strin
       return Status::ResourceExhausted(DevicePath(path) + ": larger than " +
                                        std::to_string(max_bytes) + " bytes");
     }
-    n = ::pread(fd, page, std::min(sizeof(page), max_bytes - out.size()), offset);
+    wanted = std::min(sizeof(page), max_bytes - out.size());
+    n = ::pread(fd, page, wanted, offset);
     if (n < 0) {
       const int err = errno;
       out.clear();
@@ -277,7 +294,10 @@ Status PolledFile::ReadInto(std::string& out) {
     if (!fd_.valid()) {
       EDGEMOND_ASSIGN_OR_RETURN(fd_, fs_->OpenFile(path_, O_RDONLY));
     }
-    Status status = PreadAll(fd_.get(), RootedFs::kDefaultMaxBytes, path_, out);
+    // Everything polled outside /proc is a sysfs attribute (or a regular file).
+    const FileEnd file_end =
+        StartsWith(path_, "/proc/") ? FileEnd::kEmptyRead : FileEnd::kShortRead;
+    Status status = PreadAll(fd_.get(), RootedFs::kDefaultMaxBytes, path_, out, file_end);
     if (status.ok()) return status;
     const int err = status.error_number();
     if (err == ENODEV || err == ENOENT || err == ENXIO || err == ESTALE) {

@@ -170,5 +170,29 @@ TEST(PolledFileTest, RereadsTheSameFdAndReopensAfterTheFileIsReplaced) {
   EXPECT_TRUE(gone.Read().status().IsNotFound());
 }
 
+// A sysfs attribute's poll stops at the first short read; a file longer than one read, under
+// /sys or /proc, is still read whole.
+TEST(PolledFileTest, ReadsWholeFilesLongerThanOneRead) {
+  FakeSysfs fs;
+  std::string big;
+  for (int i = 0; big.size() < 10000; ++i) big += "line " + std::to_string(i) + "\n";
+  fs.Write("sys/devices/big", big);
+  fs.Write("proc/big", big);
+  fs.Write("sys/devices/small", "1\n");
+  fs.Write("sys/devices/empty", "");
+  auto root = RootedFs::Open(fs.path());
+  ASSERT_TRUE(root.ok());
+  PolledFile sys_big(*root, "/sys/devices/big");
+  PolledFile proc_big(*root, "/proc/big");
+  PolledFile small(*root, "/sys/devices/small");
+  PolledFile empty(*root, "/sys/devices/empty");
+  for (int poll = 0; poll < 2; ++poll) {
+    EXPECT_EQ(sys_big.Read().value(), big);
+    EXPECT_EQ(proc_big.Read().value(), big);
+    EXPECT_EQ(small.Read().value(), "1\n");
+    EXPECT_EQ(empty.Read().value(), "");
+  }
+}
+
 }  // namespace
 }  // namespace edgemond

@@ -16,6 +16,11 @@ std::string_view MetricTypeName(MetricType type) {
   return "untyped";
 }
 
+const Labels& SeriesLabels::None() {
+  static const Labels* const none = new Labels();  // Never destroyed: no exit-time destructor.
+  return *none;
+}
+
 std::string EscapeLabelValue(std::string_view value) {
   std::string out;
   out.reserve(value.size());

@@ -8,6 +8,9 @@
 #ifndef EDGEMOND_CORE_SAMPLE_H_
 #define EDGEMOND_CORE_SAMPLE_H_
 
+#include <cstddef>
+#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,9 +48,48 @@ struct Label {
 // order. SeriesKey() sorts them, so identity does not depend on that order.
 using Labels = std::vector<Label>;
 
+// The labels of one series as samples carry them: immutable, and cheap to copy, because every copy
+// refers to the same allocation. A collector builds them once, when it finds the series, and each
+// tick's sample of that series refers to them, so a collection copies no label strings. Reads
+// convert to `const Labels&`. No labels costs no allocation.
+//
+// Thread safety: as std::shared_ptr<const Labels>: copies may be made, read and destroyed on any
+// thread (the loop builds samples while HTTP threads read the previous tick's).
+class SeriesLabels {
+ public:
+  using value_type = Label;
+  using const_iterator = Labels::const_iterator;
+
+  SeriesLabels() = default;
+  // Implicit on purpose: wherever a sample takes labels, a Labels or a braced list will do.
+  SeriesLabels(Labels labels)  // NOLINT(google-explicit-constructor)
+      : labels_(labels.empty() ? nullptr : std::make_shared<const Labels>(std::move(labels))) {}
+  SeriesLabels(std::initializer_list<Label> labels) : SeriesLabels(Labels(labels)) {}
+
+  const Labels& get() const { return labels_ != nullptr ? *labels_ : None(); }
+  operator const Labels&() const { return get(); }  // NOLINT(google-explicit-constructor)
+
+  const_iterator begin() const { return get().begin(); }
+  const_iterator end() const { return get().end(); }
+  std::size_t size() const { return get().size(); }
+  bool empty() const { return get().empty(); }
+  const Label& operator[](std::size_t i) const { return get()[i]; }
+
+  // Equal labels, in the same order. Copies of one SeriesLabels compare without reading a string.
+  friend bool operator==(const SeriesLabels& a, const SeriesLabels& b) {
+    return a.labels_ == b.labels_ || a.get() == b.get();
+  }
+  friend bool operator==(const SeriesLabels& a, const Labels& b) { return a.get() == b; }
+
+ private:
+  static const Labels& None();
+
+  std::shared_ptr<const Labels> labels_;  // Null when there are no labels.
+};
+
 struct Sample {
   const MetricDesc* desc = nullptr;  // Static storage; never null in a produced sample.
-  Labels labels;
+  SeriesLabels labels;
   std::optional<double> value;  // Empty when the sensor could not be read.
   std::string missing_reason;   // Why `value` is empty ("EAGAIN: sensor offline"); else "".
   WallTime at;

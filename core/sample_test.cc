@@ -12,6 +12,35 @@ TEST(SeriesKeyTest, SortsLabelsAndEscapesValues) {
   EXPECT_EQ(SeriesKey("m", {{"b", "1"}, {"a", "2"}}), SeriesKey("m", {{"a", "2"}, {"b", "1"}}));
 }
 
+TEST(SeriesLabelsTest, CopiesShareOneListOfLabels) {
+  const SeriesLabels labels{{"zone", "0"}, {"type", "cpu-thermal"}};
+  const SeriesLabels copy = labels;
+  EXPECT_EQ(&copy.get(), &labels.get());
+  EXPECT_EQ(copy, labels);
+  ASSERT_EQ(copy.size(), 2u);
+  EXPECT_EQ(copy[1].value, "cpu-thermal");
+  const Labels& as_labels = copy;
+  EXPECT_EQ(as_labels, (Labels{{"zone", "0"}, {"type", "cpu-thermal"}}));
+}
+
+TEST(SeriesLabelsTest, ComparesByContentAcrossSeparateLists) {
+  const SeriesLabels a{{"cpu", "0"}};
+  EXPECT_EQ(a, SeriesLabels(Labels{{"cpu", "0"}}));
+  EXPECT_EQ(a, (Labels{{"cpu", "0"}}));
+  EXPECT_NE(a, (SeriesLabels{{"cpu", "1"}}));
+  EXPECT_NE(a, SeriesLabels{});
+  // Order matters, as it does for Labels; SeriesKey() is the order-free identity.
+  EXPECT_NE((SeriesLabels{{"a", "1"}, {"b", "2"}}), (SeriesLabels{{"b", "2"}, {"a", "1"}}));
+}
+
+TEST(SeriesLabelsTest, NoLabelsIsEmpty) {
+  const SeriesLabels none;
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.begin(), none.end());
+  EXPECT_EQ(none, SeriesLabels(Labels{}));
+  EXPECT_EQ(SeriesKey("m", none), "m");
+}
+
 TEST(MetricTypeTest, NamesAreThePrometheusTypes) {
   EXPECT_EQ(MetricTypeName(MetricType::kGauge), "gauge");
   EXPECT_EQ(MetricTypeName(MetricType::kCounter), "counter");

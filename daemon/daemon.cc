@@ -265,7 +265,7 @@ void Daemon::Tick() {
     }
   }
   std::vector<Sample> derived =
-      DeriveSamples(report.samples, runner_->states(), derived_options_, now);
+      deriver_.Derive(report.samples, runner_->states(), derived_options_, now);
   report.samples.insert(report.samples.end(), std::make_move_iterator(derived.begin()),
                         std::make_move_iterator(derived.end()));
   selfbench_->OnCollection(report.samples);

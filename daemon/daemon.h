@@ -153,6 +153,7 @@ class Daemon final {
   // Loop-thread state.
   TickScheduler scheduler_;
   DerivedOptions derived_options_;
+  SampleDeriver deriver_;
   SteadyTime next_flush_;
   SteadyTime next_history_retention_;
   std::optional<Status> store_error_;    // Set while the store fails; logged on change only.

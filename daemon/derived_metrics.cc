@@ -1,6 +1,7 @@
 #include "daemon/derived_metrics.h"
 
-#include <map>
+#include <algorithm>
+#include <iterator>
 #include <optional>
 #include <string>
 
@@ -31,8 +32,14 @@ std::string_view LabelOf(const Sample& sample, std::string_view name) {
   return {};
 }
 
-bool Is(const Sample& sample, std::string_view name) {
-  return sample.desc != nullptr && sample.desc->name == name && sample.value.has_value();
+SampleDeriver::Input InputOf(const MetricDesc& desc) {
+  using Input = SampleDeriver::Input;
+  if (desc.name == "edgemond_memory_available_bytes") return Input::kMemoryAvailable;
+  if (desc.name == "edgemond_memory_total_bytes") return Input::kMemoryTotal;
+  if (desc.name == "edgemond_power_input_watts") return Input::kInputWatts;
+  if (desc.name == "edgemond_thermal_zone_celsius") return Input::kZone;
+  if (desc.name == "edgemond_thermal_zone_trip_celsius") return Input::kTrip;
+  return Input::kNone;
 }
 
 }  // namespace
@@ -41,35 +48,68 @@ std::vector<const MetricDesc*> DerivedMetrics() {
   return {&kCollectorFailing, &kMemoryAvailableRatio, &kPowerBudgetRatio, &kTripHeadroom};
 }
 
-std::vector<Sample> DeriveSamples(const std::vector<Sample>& samples,
-                                  const std::vector<collectors::CollectorState>& collectors,
-                                  const DerivedOptions& options, WallTime now) {
+const SeriesLabels& SampleDeriver::HeadroomLabels(std::string_view zone, std::string_view type,
+                                                  std::string_view trip_type) {
+  key_.assign(zone);
+  key_.push_back('\0');
+  key_.append(type);
+  key_.push_back('\0');
+  key_.append(trip_type);
+  auto [it, inserted] = headroom_labels_.try_emplace(key_);
+  if (inserted) {
+    it->second.labels = Labels{{"zone", std::string(zone)},
+                               {"type", std::string(type)},
+                               {"trip_type", std::string(trip_type)}};
+  }
+  it->second.used_at = calls_;
+  return it->second.labels;
+}
+
+std::vector<Sample> SampleDeriver::Derive(const std::vector<Sample>& samples,
+                                          const std::vector<collectors::CollectorState>& collectors,
+                                          const DerivedOptions& options, WallTime now) {
+  ++calls_;
   std::vector<Sample> out;
-  for (const collectors::CollectorState& state : collectors) {
+  out.reserve(last_count_);
+  collector_labels_.resize(collectors.size());
+  for (std::size_t i = 0; i < collectors.size(); ++i) {
+    const collectors::CollectorState& state = collectors[i];
+    SeriesLabels& labels = collector_labels_[i];
+    if (labels.empty() || labels[0].value != state.collector) {
+      labels = Labels{{"collector", state.collector}};
+    }
     if (!state.ran) continue;
     const bool failing = !state.ok && !state.last_error.IsNotFound();
-    out.push_back(
-        Sample{&kCollectorFailing, {{"collector", state.collector}}, failing ? 1.0 : 0.0, "", now});
+    out.push_back(Sample{&kCollectorFailing, labels, failing ? 1.0 : 0.0, "", now});
   }
 
   std::optional<double> available, total, input_watts;
-  // Lowest trip point by (zone, trip type); zones in the order they came.
-  std::map<std::string, std::map<std::string, double>, std::less<>> trips;
-  std::vector<const Sample*> zones;
+  trips_.clear();  // The lowest trip point by (zone, trip type).
+  zones_.clear();  // Zones in the order they came.
   for (const Sample& sample : samples) {
-    if (Is(sample, "edgemond_memory_available_bytes")) {
+    if (sample.desc == nullptr || !sample.value.has_value()) continue;
+    auto [known, inserted] = inputs_.try_emplace(sample.desc);
+    if (inserted) known->second = InputOf(*sample.desc);
+    const Input input = known->second;
+    if (input == Input::kMemoryAvailable) {
       available = sample.value;
-    } else if (Is(sample, "edgemond_memory_total_bytes")) {
+    } else if (input == Input::kMemoryTotal) {
       total = sample.value;
-    } else if (Is(sample, "edgemond_power_input_watts")) {
+    } else if (input == Input::kInputWatts) {
       input_watts = sample.value;
-    } else if (Is(sample, "edgemond_thermal_zone_celsius")) {
-      zones.push_back(&sample);
-    } else if (Is(sample, "edgemond_thermal_zone_trip_celsius")) {
-      auto& by_type = trips[std::string(LabelOf(sample, "zone"))];
-      const std::string type(LabelOf(sample, "trip_type"));
-      const auto found = by_type.find(type);
-      if (found == by_type.end() || *sample.value < found->second) by_type[type] = *sample.value;
+    } else if (input == Input::kZone) {
+      zones_.push_back(&sample);
+    } else if (input == Input::kTrip) {
+      const std::string_view zone = LabelOf(sample, "zone");
+      const std::string_view type = LabelOf(sample, "trip_type");
+      const auto found = std::find_if(trips_.begin(), trips_.end(), [&](const TripMin& trip) {
+        return trip.zone == zone && trip.trip_type == type;
+      });
+      if (found == trips_.end()) {
+        trips_.push_back(TripMin{zone, type, *sample.value});
+      } else {
+        found->celsius = std::min(found->celsius, *sample.value);
+      }
     }
   }
   if (available && total && *total > 0) {
@@ -79,20 +119,33 @@ std::vector<Sample> DeriveSamples(const std::vector<Sample>& samples,
     out.push_back(
         Sample{&kPowerBudgetRatio, {}, *input_watts / options.power_budget_watts, "", now});
   }
-  for (const Sample* zone : zones) {
-    const auto found = trips.find(LabelOf(*zone, "zone"));
-    if (found == trips.end()) continue;
-    for (const auto& [trip_type, celsius] : found->second) {
+  for (const Sample* zone : zones_) {
+    const std::string_view zone_name = LabelOf(*zone, "zone");
+    zone_trips_.clear();
+    for (const TripMin& trip : trips_) {
+      if (trip.zone == zone_name) zone_trips_.push_back(&trip);
+    }
+    // By trip type, so that a zone's series always come in the same order.
+    std::sort(zone_trips_.begin(), zone_trips_.end(),
+              [](const TripMin* a, const TripMin* b) { return a->trip_type < b->trip_type; });
+    for (const TripMin* trip : zone_trips_) {
       out.push_back(Sample{&kTripHeadroom,
-                           {{"zone", std::string(LabelOf(*zone, "zone"))},
-                            {"type", std::string(LabelOf(*zone, "type"))},
-                            {"trip_type", trip_type}},
-                           celsius - *zone->value,
-                           "",
-                           now});
+                           HeadroomLabels(zone_name, LabelOf(*zone, "type"), trip->trip_type),
+                           trip->celsius - *zone->value, "", now});
     }
   }
+  // Forget the labels of series that were not derived this time (a zone that went away).
+  for (auto it = headroom_labels_.begin(); it != headroom_labels_.end();) {
+    it = it->second.used_at == calls_ ? std::next(it) : headroom_labels_.erase(it);
+  }
+  last_count_ = out.size();
   return out;
+}
+
+std::vector<Sample> DeriveSamples(const std::vector<Sample>& samples,
+                                  const std::vector<collectors::CollectorState>& collectors,
+                                  const DerivedOptions& options, WallTime now) {
+  return SampleDeriver().Derive(samples, collectors, options, now);
 }
 
 }  // namespace edgemond::daemon

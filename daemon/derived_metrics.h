@@ -14,11 +14,18 @@
 //   edgemond_power_input_budget_ratio
 //       edgemond_power_input_watts / alerts.power_budget_watts, when a budget is configured.
 //
-// Pure functions; a series is derived only when every input has a value (never from a gap).
+// A series is derived only when every input has a value (never from a gap). The result depends
+// only on the arguments; a SampleDeriver also keeps, between collections, the labels of the series
+// it derived (built once per series, as a collector keeps its own) and its scratch buffers.
 
 #ifndef EDGEMOND_DAEMON_DERIVED_METRICS_H_
 #define EDGEMOND_DAEMON_DERIVED_METRICS_H_
 
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "collectors/collector_runner.h"
@@ -31,6 +38,45 @@ struct DerivedOptions {
   double power_budget_watts = 0;  // 0: no budget, no edgemond_power_input_budget_ratio.
 };
 
+// Thread safety: not thread-safe; the daemon's loop owns one.
+class SampleDeriver {
+ public:
+  // What a metric is to the derivations.
+  enum class Input { kNone, kMemoryAvailable, kMemoryTotal, kInputWatts, kZone, kTrip };
+
+  std::vector<Sample> Derive(const std::vector<Sample>& samples,
+                             const std::vector<collectors::CollectorState>& collectors,
+                             const DerivedOptions& options, WallTime now);
+
+ private:
+  struct TripMin {
+    std::string_view zone;       // Points into the samples being derived from.
+    std::string_view trip_type;  // Likewise.
+    double celsius;
+  };
+  struct CachedLabels {
+    SeriesLabels labels;
+    std::uint64_t used_at = 0;  // The call that last used them (calls_).
+  };
+
+  const SeriesLabels& HeadroomLabels(std::string_view zone, std::string_view type,
+                                     std::string_view trip_type);
+
+  std::uint64_t calls_ = 0;
+  // By metric description (static storage, so the keys are bounded), looked up by name once.
+  std::unordered_map<const MetricDesc*, Input> inputs_;
+  std::vector<SeriesLabels> collector_labels_;  // {collector}, as the last call's collectors.
+  // {zone, type, trip_type} by "zone\0type\0trip_type"; entries a call does not use are dropped.
+  std::map<std::string, CachedLabels> headroom_labels_;
+  // Scratch, kept for its capacity.
+  std::vector<TripMin> trips_;
+  std::vector<const Sample*> zones_;
+  std::vector<const TripMin*> zone_trips_;
+  std::string key_;
+  std::size_t last_count_ = 0;
+};
+
+// One collection with a fresh SampleDeriver.
 std::vector<Sample> DeriveSamples(const std::vector<Sample>& samples,
                                   const std::vector<collectors::CollectorState>& collectors,
                                   const DerivedOptions& options, WallTime now);

@@ -553,7 +553,8 @@ Status SqliteStore::Append(const std::vector<Sample>& samples) {
   std::lock_guard write_lock(write_mu_);
   // Resolve and validate the whole batch before changing anything, so a bad sample rejects the
   // batch alone. The writer may read the in-memory state without mu_ (see header).
-  std::vector<SeriesEntry*> resolved(samples.size());
+  std::vector<SeriesEntry*>& resolved = resolved_;
+  resolved.assign(samples.size(), nullptr);
   std::map<std::string, SeriesEntry*> created;
   staged_.clear();
   std::size_t values = 0;
@@ -588,7 +589,7 @@ Status SqliteStore::Append(const std::vector<Sample>& samples) {
     const Sample& sample = samples[i];
     SeriesEntry& entry = *resolved[i];
     if (entry.desc != sample.desc) entry.desc = sample.desc;
-    if (entry.given_labels != sample.labels) entry.given_labels = sample.labels;
+    entry.given_labels = sample.labels;  // Shared: the next tick's Resolve compares pointers.
     entry.live = true;
     if (!sample.value.has_value() || std::isnan(*sample.value)) continue;  // A gap.
     const std::int64_t ts_ms = ToUnixMillis(sample.at);
@@ -600,7 +601,7 @@ Status SqliteStore::Append(const std::vector<Sample>& samples) {
     entry.extent_dirty = true;
   }
   head_samples_ += values;
-  last_batch_ = std::move(resolved);
+  last_batch_.swap(resolved);
   return Status::Ok();
 }
 

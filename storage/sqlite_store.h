@@ -146,9 +146,10 @@ class SqliteStore final : public Store {
     std::string key;      // SeriesKey(name, labels).
     SeriesInfo info;      // Labels sorted by name; first_ms/last_ms include the head.
     // The sample that last resolved to this entry, to recognize the next one without building
-    // its key: its MetricDesc and its labels in the collector's order.
+    // its key: its MetricDesc and its labels in the collector's order (shared with the samples,
+    // so the next tick's sample of the series compares by pointer).
     const MetricDesc* desc = nullptr;
-    Labels given_labels;
+    SeriesLabels given_labels;
     bool persisted = false;      // Has a row in `series`.
     bool extent_dirty = false;   // first_ms/last_ms changed since series_extent was written.
     bool extent_stored = false;  // Has a row in series_extent.
@@ -211,6 +212,9 @@ class SqliteStore final : public Store {
   // Positional cache for Append: the entry each position of the previous batch resolved to.
   // Guarded by write_mu_.
   std::vector<SeriesEntry*> last_batch_;
+  // What the batch being appended resolves to; becomes last_batch_ once it is accepted (the two
+  // swap, so neither is reallocated per batch). Guarded by write_mu_.
+  std::vector<SeriesEntry*> resolved_;
   bool ballast_held_ = false;           // Guarded by write_mu_.
   bool skip_free_space_check_ = false;  // Set before the store is shared (tests only).
   // Series an Append is creating, until the batch is accepted. Guarded by write_mu_.

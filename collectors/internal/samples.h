@@ -1,5 +1,6 @@
 // Small constructors for the samples collectors emit, so that every collector builds a value and a
-// missing value the same way.
+// missing value the same way. `labels` are the series' shared labels, which a collector builds
+// once, when it finds the series (core/sample.h: SeriesLabels): passing them copies no string.
 
 #ifndef EDGEMOND_COLLECTORS_INTERNAL_SAMPLES_H_
 #define EDGEMOND_COLLECTORS_INTERNAL_SAMPLES_H_
@@ -12,7 +13,7 @@
 
 namespace edgemond::collectors::internal {
 
-inline Sample ValueSample(const MetricDesc& desc, Labels labels, double value, WallTime at) {
+inline Sample ValueSample(const MetricDesc& desc, SeriesLabels labels, double value, WallTime at) {
   Sample sample;
   sample.desc = &desc;
   sample.labels = std::move(labels);
@@ -22,7 +23,7 @@ inline Sample ValueSample(const MetricDesc& desc, Labels labels, double value, W
 }
 
 // `reason` must not be empty: a missing value always says why.
-inline Sample MissingSample(const MetricDesc& desc, Labels labels, std::string reason,
+inline Sample MissingSample(const MetricDesc& desc, SeriesLabels labels, std::string reason,
                             WallTime at) {
   Sample sample;
   sample.desc = &desc;

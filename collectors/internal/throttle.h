@@ -37,13 +37,14 @@ inline constexpr std::string_view kReasonFrequencyCap = "frequency_cap";
 inline constexpr std::string_view kReasonThermal = "thermal";
 inline constexpr std::string_view kReasonUnderVoltage = "under_voltage";
 
-inline Labels ThrottleLabels(std::string_view component, std::string_view reason) {
+// Collectors build these once per component and reason, and keep them.
+inline SeriesLabels ThrottleLabels(std::string_view component, std::string_view reason) {
   return Labels{{"component", std::string(component)}, {"reason", std::string(reason)}};
 }
 
-inline Sample ThrottledSample(std::string_view component, std::string_view reason, bool active,
-                              WallTime at) {
-  return ValueSample(kThrottled, ThrottleLabels(component, reason), active ? 1.0 : 0.0, at);
+// `labels`: from ThrottleLabels().
+inline Sample ThrottledSample(SeriesLabels labels, bool active, WallTime at) {
+  return ValueSample(kThrottled, std::move(labels), active ? 1.0 : 0.0, at);
 }
 
 inline std::string GpuComponent(std::string_view gpu_id) { return "gpu:" + std::string(gpu_id); }
