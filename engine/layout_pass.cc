@@ -587,17 +587,23 @@ class NhwcRewriter {
     return true;
   }
 
-  // Conv -> Add(conv, other) becomes one NhwcConv with residual input `other`.
-  Status FuseResiduals() {
-    const std::vector<int> uses = graph_.UseCounts();
-    std::set<ValueId> outputs;
-    for (const GraphOutput& output : graph_.outputs()) outputs.insert(output.value);
+  // The live node producing each value, or kNoNode.
+  std::vector<NodeId> ProducerOf() const {
     std::vector<NodeId> producer_of(static_cast<std::size_t>(graph_.num_values()), kNoNode);
     for (const NodeId id : graph_.LiveNodes()) {
       for (const ValueId v : graph_.node(id).outputs) {
         if (v != kNoValue) producer_of[static_cast<std::size_t>(v)] = id;
       }
     }
+    return producer_of;
+  }
+
+  // Conv -> Add(conv, other) becomes one NhwcConv with residual input `other`.
+  Status FuseResiduals() {
+    const std::vector<int> uses = graph_.UseCounts();
+    std::set<ValueId> outputs;
+    for (const GraphOutput& output : graph_.outputs()) outputs.insert(output.value);
+    const std::vector<NodeId> producer_of = ProducerOf();
     for (const NodeId add_id : graph_.LiveNodes()) {
       const Node add = graph_.node(add_id);
       if (add.removed || add.op_type != "Add" || !IsDefaultDomain(add) || add.inputs.size() != 2 ||
@@ -640,12 +646,7 @@ class NhwcRewriter {
   // with the output's pixel stride: the convolution gets y_pixel_stride, the input in_place.
   void ConcatInPlace() {
     const std::vector<int> uses = graph_.UseCounts();
-    std::vector<NodeId> producer_of(static_cast<std::size_t>(graph_.num_values()), kNoNode);
-    for (const NodeId id : graph_.LiveNodes()) {
-      for (const ValueId v : graph_.node(id).outputs) {
-        if (v != kNoValue) producer_of[static_cast<std::size_t>(v)] = id;
-      }
-    }
+    const std::vector<NodeId> producer_of = ProducerOf();
     for (const NodeId concat_id : graph_.LiveNodes()) {
       if (graph_.node(concat_id).op_type != "NhwcConcat" ||
           graph_.node(concat_id).domain != kDomain) {
