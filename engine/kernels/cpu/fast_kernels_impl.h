@@ -537,13 +537,20 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   });
 }
 
-// A tile of kR pixels of one output row of a convolution on a planar (NCHW) image, all of
-// whose windows lie inside the image: the reduction (c, kh, kw) reads each input value
-// straight from the image, the kR values of one step kStride floats apart, so from one base
-// register with constant offsets. `x` points at the tile's first window's top-left input value
-// in plane 0.
+// Where a planar tile reads: value (c, kh, kw) of the window of the tile's row r is
+// x[c * plane + kh * row_step + r * kStride + kw].
+struct PlanarWindow {
+  const float* x;
+  int64_t plane;
+  int64_t row_step;
+};
+
+// A tile of kR pixels of one output row of a convolution on a planar (NCHW) image: the
+// reduction (c, kh, kw) reads each input value straight from the image (or from a zero-padded
+// patch of it, at the borders), the kR values of one step kStride floats apart, so from one
+// base register with constant offsets. Stores io.mr rows.
 template <Activation kAct, int kR, int kP, int kStride>
-inline void PlanarTile(const ConvArgs& g, const float* x, int64_t plane, const float* w,
+inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w,
                        int64_t panel_stride, const TileIo& io) {
   constexpr int kVecs = kP * kPanelVecs;
   Vec acc[kR][kVecs];
@@ -553,7 +560,7 @@ inline void PlanarTile(const ConvArgs& g, const float* x, int64_t plane, const f
   }
   for (int64_t c = 0; c < g.in_c; ++c) {
     for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
-      const float* row = x + c * plane + kh * g.dilation_h * g.in_w;
+      const float* row = in.x + c * in.plane + kh * in.row_step;
       for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
         Vec b[kVecs];
         for (int q = 0; q < kP; ++q) {
@@ -569,20 +576,34 @@ inline void PlanarTile(const ConvArgs& g, const float* x, int64_t plane, const f
       }
     }
   }
-  for (int r = 0; r < kR; ++r) {
-    for (int j = 0; j < kVecs; ++j) {
-      Vec v = acc[r][j];
-      if (io.residual != nullptr) v = Add(v, Load(io.residual + r * io.ldy + j * kW));
-      Store(io.y + r * io.ldy + j * kW, Activate<kAct>(v, g.activation));
-    }
-  }
+  StoreTile<kAct>(acc, io.mr, io, g.activation);
 }
 
-// A first layer on a planar (NCHW) image, tile by tile along the output rows: whole tiles
-// inside the image read it in place (PlanarTile, strides 1 and 2); the others gather their
-// im2col rows, in (c, kh, kw) order, into the chunk buffer (a window row is kernel_w
-// contiguous floats of one plane) for the general micro-kernel. Every panel group of the
-// layer runs over each tile.
+// PlanarTile over the tile_panels (<= kTilePanels) panels of one panel group.
+template <Activation kAct, int kStride>
+inline void PlanarTilePanels(int tile_panels, const ConvArgs& g, const PlanarWindow& in,
+                             const float* w, int64_t panel_stride, const TileIo& io) {
+  if constexpr (kTilePanels >= 4) {
+    if (tile_panels == 4) return PlanarTile<kAct, kRows, 4, kStride>(g, in, w, panel_stride, io);
+    if (tile_panels == 3) return PlanarTile<kAct, kRows, 3, kStride>(g, in, w, panel_stride, io);
+  }
+  if constexpr (kTilePanels >= 2) {
+    if (tile_panels == 2) return PlanarTile<kAct, kRows, 2, kStride>(g, in, w, panel_stride, io);
+  }
+  PlanarTile<kAct, kRows, 1, kStride>(g, in, w, panel_stride, io);
+}
+
+// The floats of the zero-padded patch that a border tile of a planar first layer reads: at
+// most in_c * kernel_h rows (kMaxNchwInputReduction / kernel_w) of (kRows - 1) * 2 + kernel_w
+// floats.
+constexpr int64_t kPlanarPatchFloats = kMaxNchwInputReduction * (2 * kRows - 1);
+
+// A first layer on a planar (NCHW) image, tile by tile along the output rows. With a
+// horizontal stride of 1 or 2 and no horizontal dilation, every tile runs PlanarTile: whole
+// tiles inside the image read it in place; the others (at the borders, or the last tile of a
+// row) read a copy of their window rows with the padding's zeros written in. Other layers
+// gather their im2col rows, in (c, kh, kw) order, into the chunk buffer for the general
+// micro-kernel. Every panel group of the layer runs over each tile.
 template <Activation kAct>
 void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
   const int64_t pixels = g.out_h * g.out_w;
@@ -591,17 +612,16 @@ void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
   const int64_t panels = PaddedChannels(g.out_c) / kPanelWidth;
   const int64_t panel_groups = (panels + kTilePanels - 1) / kTilePanels;
   const int64_t row_tiles = (g.out_w + kRows - 1) / kRows;
-  const float* x_end = g.x + g.batch * g.in_c * plane;
-  const bool direct_ok = g.dilation_w == 1 && (g.stride_w == 1 || g.stride_w == 2) &&
-                         g.out_c % (kTilePanels * kPanelWidth) == 0;
+  const bool planar_tiles = g.dilation_w == 1 && (g.stride_w == 1 || g.stride_w == 2);
   // Output columns whose windows lie inside the image.
   int64_t ow_lo = 0;
   while (ow_lo < g.out_w && ow_lo * g.stride_w - g.pad_left < 0) ++ow_lo;
   int64_t ow_hi = g.out_w;
   while (ow_hi > ow_lo && (ow_hi - 1) * g.stride_w - g.pad_left + g.kernel_w > g.in_w) --ow_hi;
+  const int64_t pitch = (kRows - 1) * g.stride_w + g.kernel_w;
   ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
-    // A vector of slack for the overshooting copies of the last row.
-    alignas(64) float buf[kRows * kReductionChunk + kW];
+    alignas(64) float buf[kRows * kReductionChunk];
+    alignas(64) float patch[kPlanarPatchFloats];
     for (int64_t task = begin; task < end; ++task) {
       const int64_t n = task / g.out_h;
       const int64_t oh = task - n * g.out_h;
@@ -613,50 +633,44 @@ void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
         const int mr = static_cast<int>(MinI(kRows, g.out_w - ow0));
         const int64_t p0 = oh * g.out_w + ow0;
         const int64_t y_base = (n * pixels + p0) * g.y_pixel_stride;
-        if (direct_ok && rows_inside && mr == kRows && ow0 >= ow_lo && ow0 + kRows <= ow_hi) {
-          const float* corner = x + ih0 * g.in_w + ow0 * g.stride_w - g.pad_left;
-          for (int64_t q = 0; q < panel_groups; ++q) {
-            const int64_t panel = q * kTilePanels;
-            TileIo io;
-            io.bias = g.bias + panel * kPanelWidth;
-            io.y = g.y + y_base + panel * kPanelWidth;
-            io.ldy = g.y_pixel_stride;
-            io.last = true;
-            io.residual =
-                g.residual != nullptr ? g.residual + y_base + panel * kPanelWidth : nullptr;
-            io.mr = mr;
-            io.nc = kTilePanels * kPanelWidth;
-            const float* w = g.packed_w + panel * k * kPanelWidth;
-            if (g.stride_w == 1) {
-              PlanarTile<kAct, kRows, kTilePanels, 1>(g, corner, plane, w, k * kPanelWidth, io);
-            } else {
-              PlanarTile<kAct, kRows, kTilePanels, 2>(g, corner, plane, w, k * kPanelWidth, io);
+        const int64_t iw0 = ow0 * g.stride_w - g.pad_left;
+        PlanarWindow in{patch, g.kernel_h * pitch, pitch};
+        if (planar_tiles && rows_inside && mr == kRows && ow0 >= ow_lo && ow0 + kRows <= ow_hi) {
+          in = PlanarWindow{x + ih0 * g.in_w + iw0, plane, g.dilation_h * g.in_w};
+        } else if (planar_tiles) {
+          // The window rows of the tile, zero outside the image.
+          for (int64_t c = 0; c < g.in_c; ++c) {
+            for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+              float* to = patch + (c * g.kernel_h + kh) * pitch;
+              const int64_t ih = ih0 + kh * g.dilation_h;
+              // [lo, hi): the columns inside the image.
+              int64_t lo = pitch, hi = pitch;
+              if (ih >= 0 && ih < g.in_h) {
+                lo = MinI(pitch, MaxI(0, -iw0));
+                hi = MaxI(lo, MinI(pitch, g.in_w - iw0));
+              }
+              const int64_t from = c * plane + ih * g.in_w + iw0;
+              int64_t i = 0;
+              for (; i < lo; ++i) to[i] = 0.0f;
+              for (; i < hi; ++i) to[i] = x[from + i];
+              for (; i < pitch; ++i) to[i] = 0.0f;
             }
           }
-          continue;
         }
-        for (int r = 0; r < kRows; ++r) {
-          const int64_t ow = ow0 + (r < mr ? r : mr - 1);
-          const int64_t iw0 = ow * g.stride_w - g.pad_left;
-          const bool columns_inside = g.dilation_w == 1 && iw0 >= 0 && iw0 + g.kernel_w <= g.in_w;
-          float* to = buf + r * kReductionChunk;
-          for (int64_t c = 0; c < g.in_c; ++c) {
-            for (int64_t kh = 0; kh < g.kernel_h; ++kh, to += g.kernel_w) {
-              const int64_t ih = ih0 + kh * g.dilation_h;
-              if (ih < 0 || ih >= g.in_h) {
-                for (int64_t kw = 0; kw < g.kernel_w; ++kw) to[kw] = 0.0f;
-                continue;
-              }
-              const float* from = x + c * plane + ih * g.in_w;
-              if (columns_inside && from + iw0 + kW <= x_end && g.kernel_w <= kW) {
-                // One vector, overshooting into the next window row of the buffer, which the
-                // next copy (or nothing, past the reduction) overwrites.
-                Store(to, Load(from + iw0));
-                continue;
-              }
-              for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-                const int64_t iw = iw0 + kw * g.dilation_w;
-                to[kw] = iw >= 0 && iw < g.in_w ? from[iw] : 0.0f;
+        if (!planar_tiles) {
+          for (int r = 0; r < kRows; ++r) {
+            const int64_t ow = ow0 + (r < mr ? r : mr - 1);
+            const int64_t iw_r = ow * g.stride_w - g.pad_left;
+            float* to = buf + r * kReductionChunk;
+            for (int64_t c = 0; c < g.in_c; ++c) {
+              for (int64_t kh = 0; kh < g.kernel_h; ++kh, to += g.kernel_w) {
+                const int64_t ih = ih0 + kh * g.dilation_h;
+                const bool row_inside = ih >= 0 && ih < g.in_h;
+                for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+                  const int64_t iw = iw_r + kw * g.dilation_w;
+                  to[kw] =
+                      row_inside && iw >= 0 && iw < g.in_w ? x[c * plane + ih * g.in_w + iw] : 0.0f;
+                }
               }
             }
           }
@@ -674,7 +688,13 @@ void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
           io.mr = mr;
           io.nc = static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
           const float* w = g.packed_w + panel * k * kPanelWidth;
-          MicroTilePanels<kAct>(tile_panels, buf, k, w, k * kPanelWidth, io, g.activation);
+          if (!planar_tiles) {
+            MicroTilePanels<kAct>(tile_panels, buf, k, w, k * kPanelWidth, io, g.activation);
+          } else if (g.stride_w == 1) {
+            PlanarTilePanels<kAct, 1>(tile_panels, g, in, w, k * kPanelWidth, io);
+          } else {
+            PlanarTilePanels<kAct, 2>(tile_panels, g, in, w, k * kPanelWidth, io);
+          }
         }
       }
     }

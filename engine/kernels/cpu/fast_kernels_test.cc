@@ -148,7 +148,10 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       {2, 3, 30, 61, 32, 1, 3, 3, 2, 1, 1, 1, 1, 1},
       {1, 3, 35, 70, 64, 1, 7, 7, 2, 1, 3, 3, 3, 3},
       {1, 4, 9, 40, 32, 1, 3, 3, 1, 1, 1, 1, 1, 1},
-      {1, 3, 20, 40, 24, 1, 3, 3, 2, 1, 1, 1, 1, 1},  // Partial panel: gathered tiles only.
+      // Planar-input stems of one panel, a partial panel and a panel group of one panel.
+      {1, 3, 26, 60, 16, 1, 3, 3, 2, 1, 1, 1, 1, 1},
+      {1, 3, 20, 40, 24, 1, 3, 3, 2, 1, 1, 1, 1, 1},
+      {1, 3, 13, 30, 48, 1, 3, 3, 1, 1, 1, 1, 1, 1},
       // Tiles read in place (DirectTile, pixel strides of 64 to 512 floats) next to tiles
       // through the buffer: rows crossing an output row, the borders, partial panels.
       {1, 64, 9, 30, 64, 1, 3, 3, 1, 1, 1, 1, 1, 1},
