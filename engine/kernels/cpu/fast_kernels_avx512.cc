@@ -10,8 +10,8 @@
 
 namespace edgemond::engine::cpu {
 namespace {
-constexpr int kRows = 12;
-constexpr int kTilePanels = 2;
+constexpr int kRows = 6;
+constexpr int kTilePanels = 4;
 }  // namespace
 }  // namespace edgemond::engine::cpu
 

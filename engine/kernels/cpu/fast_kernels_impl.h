@@ -130,9 +130,9 @@ inline void ActivateSpan(const float* x, float* y, int64_t count, const Activati
 // The convolution is a blocked GEMM. Its reduction (taps x input channels) runs in chunks of
 // kReductionChunk: a tile's kRows input rows are copied for one chunk into a buffer whose row
 // stride is a compile-time constant, so that the micro-kernel addresses every row from one base
-// register with constant offsets (with one pointer per row, the 12 rows of the AVX-512 tile
-// need more general registers than x86-64 has, and the compiler's spills and reloads cost
-// about 15 % of the multiply-add throughput). Every group of weight panels of the task then
+// register with constant offsets (with one pointer per row, the 12-row AVX-512 tile first
+// used needed more general registers than x86-64 has, and the compiler's spills and reloads
+// cost about 15 % of the multiply-add throughput). Every group of weight panels of the task then
 // runs over the copied chunk, accumulating into its output tile, so the copy is paid once per
 // chunk, not once per panel group; between chunks a tile's partial sums wait in the output.
 constexpr int64_t kReductionChunk = 256;
@@ -210,8 +210,8 @@ __attribute__((always_inline)) inline void StoreTile(Vec (&acc)[kR][kVecs], int 
 // One kR x (kP * kPanelWidth) output tile over one chunk of the reduction:
 // acc[r][n] (+)= sum_k buf[r][k] * w[k][n]; after the last chunk y = act(acc + residual). The
 // kP panels of weights lie `panel_stride` floats apart. kR < kRows serves the last rows of a
-// block (and dense layers of one row) without computing rows that would be dropped; kP = 2
-// halves the broadcasts per multiply-add where the register file allows (AVX-512: 12 x 2
+// block (and dense layers of one row) without computing rows that would be dropped; kP > 1
+// divides the broadcasts per multiply-add where the register file allows (AVX-512: 6 x 4
 // accumulators).
 template <Activation kAct, int kR, int kP>
 inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t panel_stride,
