@@ -348,10 +348,19 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   int64_t block_tiles = MaxI(1, MinI(64, budget_pixels / kRows));
   const int64_t threads = pool != nullptr ? pool->threads() : 1;
   // Threads share the tasks in chunks (ThreadPool::ParallelFor): smaller blocks make enough of
-  // them that a thread losing its core in the middle of one holds back little.
+  // them that a thread losing its core in the middle of one holds back little. Every block
+  // reads all of its slice's weights, though: where they are beyond the L2 cache and outweigh
+  // the input (the last layers of a network), the threads split the output channels first
+  // (slices of one panel group, below), and blocks shrink only to give each thread 4 tasks.
+  const int64_t weight_bytes = k * panels * kPanelWidth * 4;
+  const int64_t input_bytes = g.in_h * g.in_w * g.in_c * 4;
+  const bool split_channels = weight_bytes > (1 << 20) && weight_bytes > 4 * input_bytes;
+  const int64_t tasks_per_block = split_channels ? panel_groups : 1;
+  const int64_t min_tasks = (split_channels ? 4 : 16) * threads;
   while (threads > 1 && block_tiles > 4 &&
-         g.batch * g.groups * ((pixels + block_tiles * kRows - 1) / (block_tiles * kRows)) <
-             16 * threads) {
+         g.batch * g.groups * ((pixels + block_tiles * kRows - 1) / (block_tiles * kRows)) *
+                 tasks_per_block <
+             min_tasks) {
     block_tiles /= 2;
   }
   const int64_t block = block_tiles * kRows;
