@@ -3,8 +3,8 @@
 // What a tick produces (RunOnce):
 //  - every sample of every collector that succeeded, in collector order;
 //  - two self-metrics per collector, whatever happened:
-//      edgemond_collector_success{collector}            1 if Collect() succeeded, else 0
-//      edgemond_collector_duration_seconds{collector}   how long Collect() took (steady clock)
+//      edgemond_collector_success{collector}            1 if CollectInto() succeeded, else 0
+//      edgemond_collector_duration_seconds{collector}   how long CollectInto() took (steady clock)
 //  - events for state changes only: a collector that fails after having succeeded (or fails on its
 //    first tick) yields kFailed with the error; one that succeeds after having failed yields
 //    kRecovered. A collector failing every tick produces one event, not one per tick, so the

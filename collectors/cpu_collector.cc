@@ -196,7 +196,7 @@ void CpuCollector::EmitFrequency(Core& core, WallTime now, std::vector<Sample>& 
   }
 }
 
-Result<std::vector<Sample>> CpuCollector::Collect(WallTime now) {
+Status CpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   ++tick_;
   EDGEMOND_RETURN_IF_ERROR(stat_file_.ReadInto(text_));
   EDGEMOND_RETURN_IF_ERROR(internal::ParseProcStat(text_, times_).WithContext("/proc/stat"));
@@ -247,9 +247,6 @@ Result<std::vector<Sample>> CpuCollector::Collect(WallTime now) {
     last_scan_tick_ = tick_;
   }
 
-  std::vector<Sample> out;
-  out.reserve(std::max<std::size_t>(last_sample_count_, 1 + cores_.size()));
-
   Interval all;
   bool all_has_interval = false;
   bool any_zero_interval = false;
@@ -299,8 +296,7 @@ Result<std::vector<Sample>> CpuCollector::Collect(WallTime now) {
   }
 
   for (Core& core : cores_) EmitFrequency(core, now, out);
-  last_sample_count_ = out.size();
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors
