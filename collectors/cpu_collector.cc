@@ -204,10 +204,7 @@ Status CpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   // The cores that exist. Without a readable `present` list, the cores /proc/stat shows will do.
   bool present_ok = false;
   if (present_file_.ReadInto(text_).ok()) {
-    if (auto list = ParseCpuList(text_); list.ok() && !list->empty()) {
-      present_ = std::move(*list);
-      present_ok = true;
-    }
+    present_ok = ParseCpuListInto(text_, present_).ok() && !present_.empty();
   }
   if (!present_ok) {
     present_.clear();
@@ -218,12 +215,9 @@ Status CpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   std::sort(present_.begin(), present_.end());
 
   const std::vector<int>* online_list = nullptr;
-  if (online_file_.ReadInto(text_).ok()) {
-    if (auto list = ParseCpuList(text_); list.ok()) {
-      online_ = std::move(*list);
-      std::sort(online_.begin(), online_.end());
-      online_list = &online_;
-    }
+  if (online_file_.ReadInto(text_).ok() && ParseCpuListInto(text_, online_).ok()) {
+    std::sort(online_.begin(), online_.end());
+    online_list = &online_;
   }
 
   bool topology_changed = cores_.size() != present_.size();
