@@ -589,7 +589,9 @@ Status SqliteStore::Append(const std::vector<Sample>& samples) {
     const Sample& sample = samples[i];
     SeriesEntry& entry = *resolved[i];
     if (entry.desc != sample.desc) entry.desc = sample.desc;
-    entry.given_labels = sample.labels;  // Shared: the next tick's Resolve compares pointers.
+    // Shared: the next tick's Resolve compares pointers. Copy only when they differ, which
+    // spares two atomic reference count updates per sample.
+    if (!entry.given_labels.SharesWith(sample.labels)) entry.given_labels = sample.labels;
     entry.live = true;
     if (!sample.value.has_value() || std::isnan(*sample.value)) continue;  // A gap.
     const std::int64_t ts_ms = ToUnixMillis(sample.at);
