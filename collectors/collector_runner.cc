@@ -1,5 +1,6 @@
 #include "collectors/collector_runner.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <utility>
 
@@ -40,9 +41,9 @@ std::vector<const MetricDesc*> CollectorRunner::Describe() const {
   return descs;
 }
 
-TickReport CollectorRunner::RunOnce(WallTime now) {
+TickReport CollectorRunner::RunOnce(WallTime now, std::size_t capacity) {
   TickReport report;
-  report.samples.reserve(last_sample_count_);
+  report.samples.reserve(std::max(last_sample_count_, capacity));
   for (std::size_t i = 0; i < collectors_.size(); ++i) {
     CollectorState& state = states_[i];
     const std::size_t first_sample = report.samples.size();

@@ -59,7 +59,9 @@ class CollectorRunner {
   CollectorRunner(std::vector<std::unique_ptr<Collector>> collectors, const Clock& clock);
 
   // Runs every collector once. `now` stamps every sample (the self-metrics included).
-  TickReport RunOnce(WallTime now);
+  // `capacity`: how many samples the caller expects the tick's vector to hold once it has added
+  // its own (last tick's total), so that adding them does not move every sample to a new buffer.
+  TickReport RunOnce(WallTime now, std::size_t capacity = 0);
 
   // The self-metrics' descriptions.
   static std::vector<const MetricDesc*> Metrics();
