@@ -1,6 +1,7 @@
 #include "collectors/collector_runner.h"
 
-#include <iterator>
+#include <algorithm>
+#include <cstddef>
 #include <utility>
 
 #include "collectors/internal/samples.h"
@@ -40,32 +41,33 @@ std::vector<const MetricDesc*> CollectorRunner::Describe() const {
   return descs;
 }
 
-TickReport CollectorRunner::RunOnce(WallTime now) {
+TickReport CollectorRunner::RunOnce(WallTime now, std::size_t capacity) {
   TickReport report;
-  report.samples.reserve(last_sample_count_);
+  report.samples.reserve(std::max(last_sample_count_, capacity));
   for (std::size_t i = 0; i < collectors_.size(); ++i) {
     CollectorState& state = states_[i];
+    const std::size_t first_sample = report.samples.size();
     const SteadyTime start = clock_->Now();
-    Result<std::vector<Sample>> result = collectors_[i]->Collect(now);
+    Status status = collectors_[i]->CollectInto(now, report.samples);
     state.last_duration = clock_->Now() - start;
 
     const bool was_ok = state.ok;
     const bool first = !state.ran;
     state.ran = true;
-    state.ok = result.ok();
-    if (result.ok()) {
-      state.last_error = Status::Ok();
-      std::vector<Sample>& samples = *result;
-      report.samples.insert(report.samples.end(), std::make_move_iterator(samples.begin()),
-                            std::make_move_iterator(samples.end()));
+    state.ok = status.ok();
+    if (status.ok()) {
+      if (!state.last_error.ok()) state.last_error = Status::Ok();
       if (!first && !was_ok) {
         report.events.push_back({CollectorEvent::Kind::kRecovered, state.collector, Status::Ok()});
       }
     } else {
-      state.last_error = result.status();
+      // A failed collection's samples are not part of the tick.
+      report.samples.erase(report.samples.begin() + static_cast<std::ptrdiff_t>(first_sample),
+                           report.samples.end());
       if (first || was_ok) {
-        report.events.push_back({CollectorEvent::Kind::kFailed, state.collector, result.status()});
+        report.events.push_back({CollectorEvent::Kind::kFailed, state.collector, status});
       }
+      state.last_error = std::move(status);
     }
     const SeriesLabels& labels = labels_[i];
     report.samples.push_back(internal::ValueSample(kSuccess, labels, state.ok ? 1.0 : 0.0, now));

@@ -3,8 +3,8 @@
 // What a tick produces (RunOnce):
 //  - every sample of every collector that succeeded, in collector order;
 //  - two self-metrics per collector, whatever happened:
-//      edgemond_collector_success{collector}            1 if Collect() succeeded, else 0
-//      edgemond_collector_duration_seconds{collector}   how long Collect() took (steady clock)
+//      edgemond_collector_success{collector}            1 if CollectInto() succeeded, else 0
+//      edgemond_collector_duration_seconds{collector}   how long CollectInto() took (steady clock)
 //  - events for state changes only: a collector that fails after having succeeded (or fails on its
 //    first tick) yields kFailed with the error; one that succeeds after having failed yields
 //    kRecovered. A collector failing every tick produces one event, not one per tick, so the
@@ -59,7 +59,9 @@ class CollectorRunner {
   CollectorRunner(std::vector<std::unique_ptr<Collector>> collectors, const Clock& clock);
 
   // Runs every collector once. `now` stamps every sample (the self-metrics included).
-  TickReport RunOnce(WallTime now);
+  // `capacity`: how many samples the caller expects the tick's vector to hold once it has added
+  // its own (last tick's total), so that adding them does not move every sample to a new buffer.
+  TickReport RunOnce(WallTime now, std::size_t capacity = 0);
 
   // The self-metrics' descriptions.
   static std::vector<const MetricDesc*> Metrics();

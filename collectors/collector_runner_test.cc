@@ -23,9 +23,9 @@ class SlowCollector final : public Collector {
       : inner_(std::move(inner)), clock_(&clock), duration_(duration) {}
   std::string_view name() const override { return inner_->name(); }
   std::vector<const MetricDesc*> Describe() const override { return inner_->Describe(); }
-  Result<std::vector<Sample>> Collect(WallTime now) override {
+  Status CollectInto(WallTime now, std::vector<Sample>& out) override {
     clock_->Advance(duration_);
-    return inner_->Collect(now);
+    return inner_->CollectInto(now, out);
   }
 
  private:

@@ -196,7 +196,7 @@ void CpuCollector::EmitFrequency(Core& core, WallTime now, std::vector<Sample>& 
   }
 }
 
-Result<std::vector<Sample>> CpuCollector::Collect(WallTime now) {
+Status CpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   ++tick_;
   EDGEMOND_RETURN_IF_ERROR(stat_file_.ReadInto(text_));
   EDGEMOND_RETURN_IF_ERROR(internal::ParseProcStat(text_, times_).WithContext("/proc/stat"));
@@ -204,10 +204,7 @@ Result<std::vector<Sample>> CpuCollector::Collect(WallTime now) {
   // The cores that exist. Without a readable `present` list, the cores /proc/stat shows will do.
   bool present_ok = false;
   if (present_file_.ReadInto(text_).ok()) {
-    if (auto list = ParseCpuList(text_); list.ok() && !list->empty()) {
-      present_ = std::move(*list);
-      present_ok = true;
-    }
+    present_ok = ParseCpuListInto(text_, present_).ok() && !present_.empty();
   }
   if (!present_ok) {
     present_.clear();
@@ -218,12 +215,9 @@ Result<std::vector<Sample>> CpuCollector::Collect(WallTime now) {
   std::sort(present_.begin(), present_.end());
 
   const std::vector<int>* online_list = nullptr;
-  if (online_file_.ReadInto(text_).ok()) {
-    if (auto list = ParseCpuList(text_); list.ok()) {
-      online_ = std::move(*list);
-      std::sort(online_.begin(), online_.end());
-      online_list = &online_;
-    }
+  if (online_file_.ReadInto(text_).ok() && ParseCpuListInto(text_, online_).ok()) {
+    std::sort(online_.begin(), online_.end());
+    online_list = &online_;
   }
 
   bool topology_changed = cores_.size() != present_.size();
@@ -246,9 +240,6 @@ Result<std::vector<Sample>> CpuCollector::Collect(WallTime now) {
     ResolvePolicies();
     last_scan_tick_ = tick_;
   }
-
-  std::vector<Sample> out;
-  out.reserve(std::max<std::size_t>(last_sample_count_, 1 + cores_.size()));
 
   Interval all;
   bool all_has_interval = false;
@@ -299,8 +290,7 @@ Result<std::vector<Sample>> CpuCollector::Collect(WallTime now) {
   }
 
   for (Core& core : cores_) EmitFrequency(core, now, out);
-  last_sample_count_ = out.size();
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

@@ -62,7 +62,7 @@ class CpuCollector final : public Collector {
   std::string_view name() const override { return "cpu"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
   // Fails (the whole collector, this tick) only when /proc/stat cannot be read or parsed.
-  Result<std::vector<Sample>> Collect(WallTime now) override;
+  Status CollectInto(WallTime now, std::vector<Sample>& out) override;
 
   static std::vector<const MetricDesc*> Metrics();
 
@@ -117,7 +117,6 @@ class CpuCollector final : public Collector {
   bool has_cpufreq_ = false;
   std::uint64_t tick_ = 0;
   std::uint64_t last_scan_tick_ = 0;
-  std::size_t last_sample_count_ = 0;
 
   // Scratch buffers reused every tick.
   std::string text_;

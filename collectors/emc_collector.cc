@@ -79,11 +79,10 @@ Status EmcCollector::Scan() {
   return Status::Ok();
 }
 
-Result<std::vector<Sample>> EmcCollector::Collect(WallTime now) {
+Status EmcCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   if (rescan_.StartTick() || rescan_next_tick_) scan_status_ = Scan();
   rescan_next_tick_ = false;
   if (!scan_status_.ok()) return scan_status_;
-  std::vector<Sample> out;
   const std::string needs_privilege(internal::kNeedsPrivilege);
 
   std::optional<std::int64_t> hz;
@@ -124,7 +123,7 @@ Result<std::vector<Sample>> EmcCollector::Collect(WallTime now) {
   } else if (activity_.denied) {
     out.push_back(MissingSample(kEmcUtilization, {}, needs_privilege, now));
   }
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

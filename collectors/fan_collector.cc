@@ -155,19 +155,19 @@ bool FanCollector::ReadFan(Fan& fan, WallTime now, std::vector<Sample>& out) {
   return vanished;
 }
 
-Result<std::vector<Sample>> FanCollector::Collect(WallTime now) {
+Status FanCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
+  const std::size_t start = out.size();  // Other collectors' samples come first.
   if (rescan_.StartTick()) scan_status_ = Scan();
   if (!scan_status_.ok()) return scan_status_;
-  std::vector<Sample> out;
   bool vanished = false;
   for (Fan& fan : fans_) vanished |= ReadFan(fan, now, out);
   if (vanished && !rescan_.ScannedThisTick()) {
     scan_status_ = Scan();
     if (!scan_status_.ok()) return scan_status_;
-    out.clear();
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
     for (Fan& fan : fans_) ReadFan(fan, now, out);
   }
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

@@ -197,7 +197,8 @@ bool HwmonCollector::ReadSensors(WallTime now, std::vector<Sample>& out) {
   return vanished;
 }
 
-Result<std::vector<Sample>> HwmonCollector::Collect(WallTime now) {
+Status HwmonCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
+  const std::size_t start = out.size();  // Other collectors' samples come first.
   ++tick_;
   bool scanned = false;
   if (tick_ == 1 || tick_ - last_scan_tick_ >= static_cast<std::uint64_t>(rescan_every_ticks_)) {
@@ -206,17 +207,15 @@ Result<std::vector<Sample>> HwmonCollector::Collect(WallTime now) {
     scanned = true;
   }
   if (!scan_status_.ok()) return scan_status_;
-  std::vector<Sample> out;
-  out.reserve(sensors_.size() + thresholds_.size());
   if (ReadSensors(now, out) && !scanned) {
     // A chip went away (driver unbound, device unplugged): list again now, at most once per tick.
     scan_status_ = Scan();
     last_scan_tick_ = tick_;
     if (!scan_status_.ok()) return scan_status_;
-    out.clear();
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
     ReadSensors(now, out);
   }
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

@@ -72,7 +72,7 @@ class HwmonCollector final : public Collector {
 
   std::string_view name() const override { return "hwmon"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
-  Result<std::vector<Sample>> Collect(WallTime now) override;
+  Status CollectInto(WallTime now, std::vector<Sample>& out) override;
 
   static std::vector<const MetricDesc*> Metrics();
 

@@ -277,20 +277,20 @@ bool JetsonGpuCollector::ReadGpu(Gpu& gpu, WallTime now, std::vector<Sample>& ou
   return vanished;
 }
 
-Result<std::vector<Sample>> JetsonGpuCollector::Collect(WallTime now) {
+Status JetsonGpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
+  const std::size_t start = out.size();  // Other collectors' samples come first.
   if (rescan_.StartTick()) scan_status_ = Scan();
   if (!scan_status_.ok()) return scan_status_;
-  std::vector<Sample> out;
   bool vanished = false;
   for (Gpu& gpu : gpus_) vanished |= ReadGpu(gpu, now, out);
   if (vanished && !rescan_.ScannedThisTick()) {
     // The GPU's driver was unbound or the device removed: list again now, once per tick.
     scan_status_ = Scan();
     if (!scan_status_.ok()) return scan_status_;
-    out.clear();
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
     for (Gpu& gpu : gpus_) ReadGpu(gpu, now, out);
   }
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

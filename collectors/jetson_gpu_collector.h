@@ -53,7 +53,7 @@ class JetsonGpuCollector final : public Collector {
 
   std::string_view name() const override { return "jetson_gpu"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
-  Result<std::vector<Sample>> Collect(WallTime now) override;
+  Status CollectInto(WallTime now, std::vector<Sample>& out) override;
 
   static std::vector<const MetricDesc*> Metrics();
 

@@ -70,13 +70,11 @@ std::vector<const MetricDesc*> MemoryCollector::Metrics() {
           &kSwapTotal, &kSwapUsed, &kSwapFree,     &kSwapIn,  &kSwapOut};
 }
 
-Result<std::vector<Sample>> MemoryCollector::Collect(WallTime now) {
+Status MemoryCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   EDGEMOND_RETURN_IF_ERROR(meminfo_file_.ReadInto(text_));
   EDGEMOND_ASSIGN_OR_RETURN(const internal::Meminfo meminfo, internal::ParseMeminfo(text_));
   if (!meminfo.mem_total_kib) return Status::Corruption("/proc/meminfo has no MemTotal line");
 
-  std::vector<Sample> out;
-  out.reserve(Metrics().size());
   const auto emit = [&](const MetricDesc& desc, std::optional<std::uint64_t> kib) {
     if (kib) {
       out.push_back(internal::ValueSample(desc, {}, static_cast<double>(*kib) * kBytesPerKib, now));
@@ -107,7 +105,7 @@ Result<std::vector<Sample>> MemoryCollector::Collect(WallTime now) {
     vmstat_absent_ = vmstat.IsNotFound();
     AppendSwapCounters(vmstat, now, out);
   }
-  return out;
+  return Status::Ok();
 }
 
 void MemoryCollector::AppendSwapCounters(const Status& vmstat, WallTime now,

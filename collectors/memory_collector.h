@@ -44,7 +44,7 @@ class MemoryCollector final : public Collector {
   std::string_view name() const override { return "memory"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
   // Fails when /proc/meminfo cannot be read or parsed, or has no MemTotal.
-  Result<std::vector<Sample>> Collect(WallTime now) override;
+  Status CollectInto(WallTime now, std::vector<Sample>& out) override;
 
   static std::vector<const MetricDesc*> Metrics();
 

@@ -206,7 +206,7 @@ void NvidiaGpuCollector::ReadDevice(Device& device, WallTime now, std::vector<Sa
   }
 }
 
-Result<std::vector<Sample>> NvidiaGpuCollector::Collect(WallTime now) {
+Status NvidiaGpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   if (reload_.StartTick()) {
     // First tick, or a periodic check: load NVML if it is not, re-initialise it after a lost GPU,
     // or else list the devices again (an external GPU may have been attached).
@@ -216,11 +216,10 @@ Result<std::vector<Sample>> NvidiaGpuCollector::Collect(WallTime now) {
     reload_.Scanned();
   }
   if (!library_ || devices_.empty()) return load_status_;
-  std::vector<Sample> out;
   const bool was_pending = reinit_pending_;
   for (Device& device : devices_) ReadDevice(device, now, out);
   if (reinit_pending_ && !was_pending) reload_.Scanned();  // Re-initialise a full period later.
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

@@ -119,13 +119,12 @@ void PowerModeCollector::CollectJetsonClocks(WallTime now, std::vector<Sample>& 
   if (checked) out.push_back(ValueSample(kJetsonClocksActive, {}, pinned ? 1.0 : 0.0, now));
 }
 
-Result<std::vector<Sample>> PowerModeCollector::Collect(WallTime now) {
+Status PowerModeCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   if (rescan_.StartTick()) scan_status_ = Scan();
   if (!scan_status_.ok()) return scan_status_;
-  std::vector<Sample> out;
   CollectPowerMode(now, out);
   CollectJetsonClocks(now, out);
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

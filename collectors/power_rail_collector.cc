@@ -221,19 +221,19 @@ bool PowerRailCollector::ReadRail(Rail& rail, WallTime now, std::vector<Sample>&
   return vanished;
 }
 
-Result<std::vector<Sample>> PowerRailCollector::Collect(WallTime now) {
+Status PowerRailCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
+  const std::size_t start = out.size();  // Other collectors' samples come first.
   if (rescan_.StartTick()) scan_status_ = Scan();
   if (!scan_status_.ok()) return scan_status_;
-  std::vector<Sample> out;
   bool vanished = false;
   for (Rail& rail : rails_) vanished |= ReadRail(rail, now, out);
   if (vanished && !rescan_.ScannedThisTick()) {
     scan_status_ = Scan();
     if (!scan_status_.ok()) return scan_status_;
-    out.clear();
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
     for (Rail& rail : rails_) ReadRail(rail, now, out);
   }
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

@@ -59,7 +59,7 @@ class PowerRailCollector final : public Collector {
 
   std::string_view name() const override { return "power_rail"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
-  Result<std::vector<Sample>> Collect(WallTime now) override;
+  Status CollectInto(WallTime now, std::vector<Sample>& out) override;
 
   static std::vector<const MetricDesc*> Metrics();
 

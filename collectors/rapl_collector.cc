@@ -127,16 +127,15 @@ bool RaplCollector::ReadZone(Zone& zone, SteadyTime steady_now, WallTime now,
   return false;
 }
 
-Result<std::vector<Sample>> RaplCollector::Collect(WallTime now) {
+Status RaplCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   // A zone that vanished is looked for again at the next tick, not within this one: reading the
   // counters twice in a tick would give an interval of no time.
   if (rescan_.StartTick() || rescan_next_tick_) scan_status_ = Scan();
   rescan_next_tick_ = false;
   if (!scan_status_.ok()) return scan_status_;
   const SteadyTime steady_now = clock_->Now();
-  std::vector<Sample> out;
   for (Zone& zone : zones_) rescan_next_tick_ |= ReadZone(zone, steady_now, now, out);
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

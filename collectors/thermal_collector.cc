@@ -138,7 +138,8 @@ bool ThermalCollector::ReadZones(WallTime now, std::vector<Sample>& out) {
   return vanished;
 }
 
-Result<std::vector<Sample>> ThermalCollector::Collect(WallTime now) {
+Status ThermalCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
+  const std::size_t start = out.size();  // Other collectors' samples come first.
   ++tick_;
   bool scanned = false;
   if (tick_ == 1 || tick_ - last_scan_tick_ >= static_cast<std::uint64_t>(rescan_every_ticks_)) {
@@ -147,18 +148,16 @@ Result<std::vector<Sample>> ThermalCollector::Collect(WallTime now) {
     scanned = true;
   }
   if (!scan_status_.ok()) return scan_status_;
-  std::vector<Sample> out;
-  out.reserve(zones_.size() * 2);
   if (ReadZones(now, out) && !scanned) {
     // A zone went away under us (driver unloaded): list again now rather than report it missing
     // until the next periodic rescan. At most once per tick, so a broken file cannot loop.
     scan_status_ = Scan();
     last_scan_tick_ = tick_;
     if (!scan_status_.ok()) return scan_status_;
-    out.clear();
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
     ReadZones(now, out);
   }
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

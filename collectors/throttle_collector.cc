@@ -154,15 +154,14 @@ void ThrottleCollector::CollectUnderVoltage(WallTime now, std::vector<Sample>& o
   }
 }
 
-Result<std::vector<Sample>> ThrottleCollector::Collect(WallTime now) {
+Status ThrottleCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   if (rescan_.StartTick() || rescan_next_tick_) scan_status_ = Scan();
   rescan_next_tick_ = false;
   if (!scan_status_.ok()) return scan_status_;
-  std::vector<Sample> out;
   CollectCpuCap(now, out);
   CollectCpuThermal(now, out);
   CollectUnderVoltage(now, out);
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace edgemond::collectors

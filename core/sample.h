@@ -80,6 +80,8 @@ class SeriesLabels {
     return a.labels_ == b.labels_ || a.get() == b.get();
   }
   friend bool operator==(const SeriesLabels& a, const Labels& b) { return a.get() == b; }
+  // Whether both are copies of one SeriesLabels (or both have no labels): no string is read.
+  bool SharesWith(const SeriesLabels& other) const { return labels_ == other.labels_; }
 
  private:
   static const Labels& None();

@@ -90,6 +90,12 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 
 Result<std::vector<int>> ParseCpuList(std::string_view text) {
   std::vector<int> cpus;
+  EDGEMOND_RETURN_IF_ERROR(ParseCpuListInto(text, cpus));
+  return cpus;
+}
+
+Status ParseCpuListInto(std::string_view text, std::vector<int>& cpus) {
+  cpus.clear();
   text = Trim(text);
   std::size_t start = 0;
   while (start < text.size()) {
@@ -111,7 +117,7 @@ Result<std::vector<int>> ParseCpuList(std::string_view text) {
     }
     start = end + 1;
   }
-  return cpus;
+  return Status::Ok();
 }
 
 bool StartsWith(std::string_view text, std::string_view prefix) {

@@ -33,6 +33,8 @@ std::vector<std::string_view> SplitLines(std::string_view text);
 
 // Parses a kernel CPU list such as "0-3,5\n" into {0,1,2,3,5}. An empty list ("\n") is valid.
 Result<std::vector<int>> ParseCpuList(std::string_view text);
+// Same, into `cpus` (cleared first), reusing its capacity; on an error `cpus` holds a prefix.
+Status ParseCpuListInto(std::string_view text, std::vector<int>& cpus);
 
 bool StartsWith(std::string_view text, std::string_view prefix);
 bool EndsWith(std::string_view text, std::string_view suffix);

@@ -253,7 +253,8 @@ int Daemon::Run() {
 
 void Daemon::Tick() {
   const WallTime now = clock_.WallNow();
-  collectors::TickReport report = runner_->RunOnce(now);
+  // Room for last tick's derived, model and alert samples too.
+  collectors::TickReport report = runner_->RunOnce(now, series_);
   for (const collectors::CollectorEvent& event : report.events) {
     if (event.kind == collectors::CollectorEvent::Kind::kRecovered) {
       spdlog::info("collector {} recovered", event.collector);

@@ -61,6 +61,7 @@ const SeriesLabels& SampleDeriver::HeadroomLabels(std::string_view zone, std::st
                                {"type", std::string(type)},
                                {"trip_type", std::string(trip_type)}};
   }
+  if (it->second.used_at != calls_) ++headroom_used_;
   it->second.used_at = calls_;
   return it->second.labels;
 }
@@ -69,6 +70,7 @@ std::vector<Sample> SampleDeriver::Derive(const std::vector<Sample>& samples,
                                           const std::vector<collectors::CollectorState>& collectors,
                                           const DerivedOptions& options, WallTime now) {
   ++calls_;
+  headroom_used_ = 0;
   std::vector<Sample> out;
   out.reserve(last_count_);
   collector_labels_.resize(collectors.size());
@@ -86,11 +88,17 @@ std::vector<Sample> SampleDeriver::Derive(const std::vector<Sample>& samples,
   std::optional<double> available, total, input_watts;
   trips_.clear();  // The lowest trip point by (zone, trip type).
   zones_.clear();  // Zones in the order they came.
+  // A collector's samples of one metric come together: look the description up once per run.
+  const MetricDesc* run_desc = nullptr;
+  Input input = Input::kNone;
   for (const Sample& sample : samples) {
     if (sample.desc == nullptr || !sample.value.has_value()) continue;
-    auto [known, inserted] = inputs_.try_emplace(sample.desc);
-    if (inserted) known->second = InputOf(*sample.desc);
-    const Input input = known->second;
+    if (sample.desc != run_desc) {
+      auto [known, inserted] = inputs_.try_emplace(sample.desc);
+      if (inserted) known->second = InputOf(*sample.desc);
+      run_desc = sample.desc;
+      input = known->second;
+    }
     if (input == Input::kMemoryAvailable) {
       available = sample.value;
     } else if (input == Input::kMemoryTotal) {
@@ -134,9 +142,12 @@ std::vector<Sample> SampleDeriver::Derive(const std::vector<Sample>& samples,
                            trip->celsius - *zone->value, "", now});
     }
   }
-  // Forget the labels of series that were not derived this time (a zone that went away).
-  for (auto it = headroom_labels_.begin(); it != headroom_labels_.end();) {
-    it = it->second.used_at == calls_ ? std::next(it) : headroom_labels_.erase(it);
+  // Forget the labels of series that were not derived this time (a zone that went away). When
+  // this call used every entry, none is stale and the map need not be walked.
+  if (headroom_used_ != headroom_labels_.size()) {
+    for (auto it = headroom_labels_.begin(); it != headroom_labels_.end();) {
+      it = it->second.used_at == calls_ ? std::next(it) : headroom_labels_.erase(it);
+    }
   }
   last_count_ = out.size();
   return out;

@@ -68,6 +68,7 @@ class SampleDeriver {
   std::vector<SeriesLabels> collector_labels_;  // {collector}, as the last call's collectors.
   // {zone, type, trip_type} by "zone\0type\0trip_type"; entries a call does not use are dropped.
   std::map<std::string, CachedLabels> headroom_labels_;
+  std::size_t headroom_used_ = 0;  // Entries of headroom_labels_ this call has used.
   // Scratch, kept for its capacity.
   std::vector<TripMin> trips_;
   std::vector<const Sample*> zones_;

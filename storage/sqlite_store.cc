@@ -589,12 +589,13 @@ Status SqliteStore::Append(const std::vector<Sample>& samples) {
     const Sample& sample = samples[i];
     SeriesEntry& entry = *resolved[i];
     if (entry.desc != sample.desc) entry.desc = sample.desc;
-    entry.given_labels = sample.labels;  // Shared: the next tick's Resolve compares pointers.
+    // Shared: the next tick's Resolve compares pointers. Copy only when they differ, which
+    // spares two atomic reference count updates per sample.
+    if (!entry.given_labels.SharesWith(sample.labels)) entry.given_labels = sample.labels;
     entry.live = true;
     if (!sample.value.has_value() || std::isnan(*sample.value)) continue;  // A gap.
     const std::int64_t ts_ms = ToUnixMillis(sample.at);
-    entry.head_ms.push_back(ts_ms);
-    entry.head_values.push_back(*sample.value);
+    entry.head.push_back(HeadPoint{ts_ms, *sample.value});
     SeriesInfo& info = entry.info;
     if (!info.first_ms || ts_ms < *info.first_ms) info.first_ms = ts_ms;
     if (!info.last_ms || ts_ms > *info.last_ms) info.last_ms = ts_ms;
@@ -615,11 +616,15 @@ Status SqliteStore::Flush() {
   std::vector<SeriesEntry*> new_series;
   for (auto& [key, entry] : series_by_key_) {
     if (!entry->persisted) new_series.push_back(entry.get());
-    if (entry->head_ms.empty()) continue;
+    if (entry->head.empty()) continue;
     flushed.push_back(entry.get());
     SeriesPoints& points = head[entry->id];
-    points.timestamps = entry->head_ms;
-    points.columns[0] = entry->head_values;
+    points.timestamps.reserve(entry->head.size());
+    points.columns[0].reserve(entry->head.size());
+    for (const HeadPoint& point : entry->head) {
+      points.timestamps.push_back(point.ms);
+      points.columns[0].push_back(point.value);
+    }
     SortHead(points.timestamps, points.columns[0]);
   }
   if (head.empty() && new_series.empty()) return Status::Ok();
@@ -684,14 +689,11 @@ Status SqliteStore::Flush() {
     status = transaction.Commit();
     if (status.ok()) {
       for (SeriesEntry* entry : flushed) {
-        head_samples_ -= entry->head_ms.size();
-        entry->head_ms.clear();
-        entry->head_values.clear();
+        head_samples_ -= entry->head.size();
+        entry->head.clear();
         // After a long run of failed flushes, give the backlog's memory back.
-        if (entry->head_ms.capacity() > kHeadCapacityToKeep) {
-          std::vector<std::int64_t>().swap(entry->head_ms);
-          std::vector<double>().swap(entry->head_values);
-        }
+        if (entry->head.capacity() > kHeadCapacityToKeep)
+          std::vector<HeadPoint>().swap(entry->head);
       }
       for (SeriesEntry* entry : new_series) entry->persisted = true;
       for (SeriesEntry* entry : extents) {
@@ -1140,7 +1142,7 @@ Result<RetentionResult> SqliteStore::EnforceRetention(WallTime now) {
     tiers_ = states;
     for (auto& [key, entry] : series_by_key_) {
       SeriesInfo& info = entry->info;
-      if (info.last_ms && *info.last_ms < floor_ms && entry->head_ms.empty()) {
+      if (info.last_ms && *info.last_ms < floor_ms && entry->head.empty()) {
         // Nothing left; an extent row still to be written would be wrong too.
         info.first_ms.reset();
         info.last_ms.reset();
@@ -1469,7 +1471,8 @@ Result<QueryResult> SqliteStore::Query(const RangeQuery& query) {
     // the flush.
     std::array<std::set<std::int64_t>, kTierCount> late_windows;
     for (const SeriesEntry* entry : entries) {
-      for (const std::int64_t ts : entry->head_ms) {
+      for (const HeadPoint& point : entry->head) {
+        const std::int64_t ts = point.ms;
         for (std::size_t t = 1; t < kTierCount; ++t) {
           if (ts < built_until[t]) late_windows[t].insert(AlignDown(ts, kTiers[t].window_ms));
         }
@@ -1500,11 +1503,11 @@ Result<QueryResult> SqliteStore::Query(const RangeQuery& query) {
       Selected& s = selected.emplace_back();
       s.id = entry->id;
       s.info = entry->info;
-      for (std::size_t i = 0; i < entry->head_ms.size(); ++i) {
-        const std::int64_t t = entry->head_ms[i];
+      for (const HeadPoint& point : entry->head) {
+        const std::int64_t t = point.ms;
         if (t < head_from || t > head_to) continue;
         s.head.timestamps.push_back(t);
-        s.head.columns[0].push_back(entry->head_values[i]);
+        s.head.columns[0].push_back(point.value);
         if (t <= newest_stored) s.late = true;
       }
     }

@@ -141,6 +141,10 @@ class SqliteStore final : public Store {
   void TEST_SkipFreeSpaceCheck() { skip_free_space_check_ = true; }
 
  private:
+  struct HeadPoint {
+    std::int64_t ms;
+    double value;
+  };
   struct SeriesEntry {
     std::int64_t id = 0;  // Row id in `series`; stable for the life of the file.
     std::string key;      // SeriesKey(name, labels).
@@ -154,9 +158,9 @@ class SqliteStore final : public Store {
     bool extent_dirty = false;   // first_ms/last_ms changed since series_extent was written.
     bool extent_stored = false;  // Has a row in series_extent.
     bool live = false;           // Appended to since the store opened.
-    // The head: samples appended since the last flush, in Append order.
-    std::vector<std::int64_t> head_ms;
-    std::vector<double> head_values;
+    // The head: samples appended since the last flush, in Append order. One vector of pairs, not
+    // one per column, so that an Append writes one cache line per series, not two.
+    std::vector<HeadPoint> head;
   };
   // Per tier: what the in-memory state knows of its table.
   struct TierState {
