@@ -34,6 +34,24 @@ class SlowCollector final : public Collector {
   std::chrono::nanoseconds duration_;
 };
 
+// Wraps a real collector, lets it append its samples, then fails: what it appended must not
+// reach the tick.
+class FailsAfterAppendingCollector final : public Collector {
+ public:
+  explicit FailsAfterAppendingCollector(std::unique_ptr<Collector> inner)
+      : inner_(std::move(inner)) {}
+  std::string_view name() const override { return "half"; }
+  std::vector<const MetricDesc*> Describe() const override { return inner_->Describe(); }
+  Status CollectInto(WallTime now, std::vector<Sample>& out) override {
+    const Status status = inner_->CollectInto(now, out);
+    if (!status.ok()) return status;
+    return Status::Internal("failed after appending");
+  }
+
+ private:
+  std::unique_ptr<Collector> inner_;
+};
+
 constexpr std::string_view kGoodMeminfo = "MemTotal: 1000 kB\nMemFree: 500 kB\n";
 
 class CollectorRunnerTest : public ::testing::Test {
@@ -92,6 +110,23 @@ TEST_F(CollectorRunnerTest, OneFailureDoesNotStopTheOthers) {
   EXPECT_FALSE(runner.states()[0].ok);
   EXPECT_TRUE(runner.states()[1].ok);
   EXPECT_TRUE(runner.states()[1].last_error.ok());
+}
+
+TEST_F(CollectorRunnerTest, DropsWhatAFailedCollectorAppended) {
+  std::vector<std::unique_ptr<Collector>> collectors;
+  collectors.push_back(std::make_unique<MemoryCollector>(*fs_));
+  collectors.push_back(
+      std::make_unique<FailsAfterAppendingCollector>(std::make_unique<MemoryCollector>(*fs_)));
+  collectors.push_back(std::make_unique<MemoryCollector>(*fs_));
+  CollectorRunner runner(std::move(collectors), clock_);
+  const TickReport report = runner.RunOnce(clock_.WallNow());
+
+  // The two healthy collectors' samples, before and after the failed one; none of its own.
+  EXPECT_EQ(CountOf(report, "edgemond_memory_total_bytes"), 2);
+  EXPECT_EQ(SelfMetric(report, "edgemond_collector_success", "half"), 0.0);
+  ASSERT_EQ(report.events.size(), 1u);
+  EXPECT_EQ(report.events[0].collector, "half");
+  EXPECT_EQ(report.events[0].error.code(), StatusCode::kInternal);
 }
 
 TEST_F(CollectorRunnerTest, ReportsOnlyTransitions) {
