@@ -5,7 +5,7 @@
 // cpu_ms_per_run, memory {baseline_rss_bytes, peak_rss_bytes}.
 //
 //   node ort_bench.js MODEL.onnx --threads N --runs N --warmup N [--input-shape NAME:1x3x224x224]
-//                     [--input-raw FILE] [--output-raw FILE]
+//                     [--input-raw FILE] [--output-raw FILE] [--profile]
 //
 // The input is edgemond-bench's deterministic input, bit for bit: SplitMix64 from seed 1 + the
 // input's index, top 24 bits mapped to k / 2^23 - 1 (engine/benchmark.cc), or, with
@@ -13,6 +13,12 @@
 // --output-raw writes the first output of the last run the same way (run.py compares it with
 // PyTorch and edgemond). Timing brackets session.run() only; the JavaScript call overhead
 // (tens of microseconds) is included.
+//
+// --profile turns on ONNX Runtime's own profiler and adds `profile` to the report, shaped like
+// `edgemond-bench --profile --json`'s: ops_ms and ops_min_ms per fused operator type, nodes_ms
+// [{name, op, ms, min_ms}] per node (mean and fastest over the timed runs), to compare the two
+// runtimes layer by layer. The profiler costs time of its own: latencies taken with it are not
+// comparable with those taken without.
 
 'use strict';
 const fs = require('fs');
@@ -27,6 +33,7 @@ function parseArgs(argv) {
     shapes: {},
     inputRaw: null,
     outputRaw: null,
+    profile: false,
   };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
@@ -35,6 +42,7 @@ function parseArgs(argv) {
     else if (a === '--warmup') args.warmup = parseInt(argv[++i], 10);
     else if (a === '--input-raw') args.inputRaw = argv[++i];
     else if (a === '--output-raw') args.outputRaw = argv[++i];
+    else if (a === '--profile') args.profile = true;
     else if (a === '--input-shape') {
       const text = argv[++i];
       const colon = text.lastIndexOf(':');
@@ -85,9 +93,48 @@ function cpuMs() {
   return (u.user + u.system) / 1000;
 }
 
+// The profiler writes its trace under this prefix, in a directory of its own
+// (InferenceSession.endProfiling() returns no file name in onnxruntime-node).
+function profilePrefix() {
+  return path.join(fs.mkdtempSync(path.join(require('os').tmpdir(), 'ort-profile-')), 'ort');
+}
+
+// ONNX Runtime's trace (Chrome trace events) reduced to per-node and per-op times of the runs
+// after the first `warmup`; the trace's directory is removed.
+function readProfile(prefix, warmup) {
+  const dir = path.dirname(prefix);
+  const traces = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+  if (traces.length !== 1) throw new Error('expected one profiler trace in ' + dir);
+  const events = JSON.parse(fs.readFileSync(path.join(dir, traces[0]), 'utf8'));
+  fs.rmSync(dir, {recursive: true, force: true});
+  const suffix = '_kernel_time';
+  const nodes = new Map();
+  for (const e of events) {
+    if (e.cat !== 'Node' || !e.name.endsWith(suffix)) continue;
+    const name = e.name.slice(0, -suffix.length);
+    if (!nodes.has(name)) nodes.set(name, {op: e.args.op_name, us: []});
+    nodes.get(name).us.push(e.dur);
+  }
+  const nodesMs = [];
+  const opsMs = {};
+  const opsMinMs = {};
+  for (const [name, node] of nodes) {
+    const timed = node.us.slice(warmup);
+    if (timed.length === 0) continue;
+    const ms = timed.reduce((a, b) => a + b, 0) / timed.length / 1000;
+    const minMs = Math.min(...timed) / 1000;
+    nodesMs.push({name, op: node.op, ms, min_ms: minMs});
+    opsMs[node.op] = (opsMs[node.op] || 0) + ms;
+    opsMinMs[node.op] = (opsMinMs[node.op] || 0) + minMs;
+  }
+  nodesMs.sort((a, b) => b.ms - a.ms);
+  return {ops_ms: opsMs, ops_min_ms: opsMinMs, nodes_ms: nodesMs};
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const ort = require(path.join(__dirname, 'node_modules', 'onnxruntime-node'));
+  const prefix = args.profile ? profilePrefix() : null;
   const baseline = rssBytes('VmRSS');
   const t0 = process.hrtime.bigint();
   const session = await ort.InferenceSession.create(args.model, {
@@ -96,6 +143,7 @@ async function main() {
     intraOpNumThreads: args.threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
+    ...(prefix ? {enableProfiling: true, profileFilePrefix: prefix} : {}),
   });
   const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
 
@@ -157,6 +205,10 @@ async function main() {
     cpu_ms_per_run: cpuPerRun,
     memory: {baseline_rss_bytes: baseline, peak_rss_bytes: rssBytes('VmHWM')},
   };
+  if (prefix) {
+    session.endProfiling();
+    report.profile = readProfile(prefix, args.warmup);
+  }
   process.stdout.write(JSON.stringify(report, null, 2) + '\n');
 }
 
