@@ -165,7 +165,7 @@ Status AmdGpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   if (vanished && !rescan_.ScannedThisTick()) {
     scan_status_ = Scan();
     if (!scan_status_.ok()) return scan_status_;
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
+    out.resize(start);
     for (Gpu& gpu : gpus_) ReadGpu(gpu, now, out);
   }
   return Status::Ok();

@@ -62,8 +62,7 @@ TickReport CollectorRunner::RunOnce(WallTime now, std::size_t capacity) {
       }
     } else {
       // A failed collection's samples are not part of the tick.
-      report.samples.erase(report.samples.begin() + static_cast<std::ptrdiff_t>(first_sample),
-                           report.samples.end());
+      report.samples.resize(first_sample);
       if (first || was_ok) {
         report.events.push_back({CollectorEvent::Kind::kFailed, state.collector, status});
       }

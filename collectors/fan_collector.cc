@@ -164,7 +164,7 @@ Status FanCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   if (vanished && !rescan_.ScannedThisTick()) {
     scan_status_ = Scan();
     if (!scan_status_.ok()) return scan_status_;
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
+    out.resize(start);
     for (Fan& fan : fans_) ReadFan(fan, now, out);
   }
   return Status::Ok();

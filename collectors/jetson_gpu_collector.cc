@@ -287,7 +287,7 @@ Status JetsonGpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
     // The GPU's driver was unbound or the device removed: list again now, once per tick.
     scan_status_ = Scan();
     if (!scan_status_.ok()) return scan_status_;
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
+    out.resize(start);
     for (Gpu& gpu : gpus_) ReadGpu(gpu, now, out);
   }
   return Status::Ok();

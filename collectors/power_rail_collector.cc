@@ -230,7 +230,7 @@ Status PowerRailCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   if (vanished && !rescan_.ScannedThisTick()) {
     scan_status_ = Scan();
     if (!scan_status_.ok()) return scan_status_;
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
+    out.resize(start);
     for (Rail& rail : rails_) ReadRail(rail, now, out);
   }
   return Status::Ok();

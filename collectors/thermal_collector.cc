@@ -154,7 +154,7 @@ Status ThermalCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
     scan_status_ = Scan();
     last_scan_tick_ = tick_;
     if (!scan_status_.ok()) return scan_status_;
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(start), out.end());
+    out.resize(start);
     ReadZones(now, out);
   }
   return Status::Ok();

@@ -554,13 +554,14 @@ struct PlanarWindow {
   int64_t row_step;
 };
 
-// A tile of kR pixels of one output row of a convolution on a planar (NCHW) image: the
+// A tile of kRows pixels of one output row of a convolution on a planar (NCHW) image: the
 // reduction (c, kh, kw) reads each input value straight from the image (or from a zero-padded
 // patch of it, at the borders), the kR values of one step kStride floats apart, so from one
 // base register with constant offsets. Stores io.mr rows.
-template <Activation kAct, int kR, int kP, int kStride>
+template <Activation kAct, int kP, int kStride>
 inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w,
                        int64_t panel_stride, const TileIo& io) {
+  constexpr int kR = kRows;
   constexpr int kVecs = kP * kPanelVecs;
   Vec acc[kR][kVecs];
   for (int j = 0; j < kVecs; ++j) {
@@ -593,13 +594,13 @@ template <Activation kAct, int kStride>
 inline void PlanarTilePanels(int tile_panels, const ConvArgs& g, const PlanarWindow& in,
                              const float* w, int64_t panel_stride, const TileIo& io) {
   if constexpr (kTilePanels >= 4) {
-    if (tile_panels == 4) return PlanarTile<kAct, kRows, 4, kStride>(g, in, w, panel_stride, io);
-    if (tile_panels == 3) return PlanarTile<kAct, kRows, 3, kStride>(g, in, w, panel_stride, io);
+    if (tile_panels == 4) return PlanarTile<kAct, 4, kStride>(g, in, w, panel_stride, io);
+    if (tile_panels == 3) return PlanarTile<kAct, 3, kStride>(g, in, w, panel_stride, io);
   }
   if constexpr (kTilePanels >= 2) {
-    if (tile_panels == 2) return PlanarTile<kAct, kRows, 2, kStride>(g, in, w, panel_stride, io);
+    if (tile_panels == 2) return PlanarTile<kAct, 2, kStride>(g, in, w, panel_stride, io);
   }
-  PlanarTile<kAct, kRows, 1, kStride>(g, in, w, panel_stride, io);
+  PlanarTile<kAct, 1, kStride>(g, in, w, panel_stride, io);
 }
 
 // The floats of the zero-padded patch that a border tile of a planar first layer reads: at
