@@ -13,8 +13,8 @@
 //     sessions at once: a prepared kernel is immutable, so Run() is const and thread-safe.
 //
 // Rules for Run(): outputs never alias inputs (except the inputs a kernel declares with
-// InPlaceInputOffset, whose producers have already written them into its output); output
-// buffers are uninitialized; every element
+// InPlaceInputOffset, whose producers have already written them into its output, and the one
+// it declares with OutputReusesInput); output buffers are uninitialized; every element
 // of every present output must be written. Run() must not allocate: scratch memory is planned
 // ahead (PrepareContext::SetScratchBytes) and handed in through RunContext::scratch().
 //
@@ -227,6 +227,14 @@ class Kernel {
     (void)index;
     return std::nullopt;
   }
+
+  // An input whose buffer output 0 may take over when this step is the input's last reader:
+  // Run() reads each element of that input before it writes the same element of output 0, and
+  // reads no element of it after writing that element (a residual added to a convolution's
+  // output). The model gives output 0 the input's buffer when the input is an intermediate of
+  // the same size that no later step reads and that no other input of the step is; Run() must
+  // then work both ways. nullopt (the default): the output gets a buffer of its own.
+  virtual std::optional<int> OutputReusesInput() const { return std::nullopt; }
 };
 
 }  // namespace edgemond::engine

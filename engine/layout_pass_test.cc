@@ -203,6 +203,46 @@ TEST(LayoutPassTest, ConvolutionsWriteConcatInputsInPlace) {
   }
 }
 
+// ResNet's residual path: a convolution that adds its block's input as its last reader writes
+// its output over that input (Kernel::OutputReusesInput), down the chain of blocks; one whose
+// residual is still needed later (by the Concat here) gets a buffer of its own. 64 channels:
+// 3x3 tiles read in place inside the image and through the chunk buffer (two chunks) at the
+// borders, so partial sums pass through the shared buffer.
+TEST(LayoutPassTest, ResidualConvolutionsWriteOverTheirResidual) {
+  const auto make = [] {
+    GraphBuilder b;
+    b.Input("x", DataType::kFloat32, Dims({1, 8, 10, 14}));
+    AddConv(b, "stem", "x", "s", 8, 64, 3, 1, 1, 140);
+    b.Node("Relu", {"s"}, {"a"});
+    std::string in = "a";
+    for (const std::string block : {"b1", "b2", "b3"}) {
+      AddConv(b, block + "c1", in, block + "h", 64, 64, 3, 1, 1, 150);
+      b.Node("Relu", {block + "h"}, {block + "h_relu"});
+      AddConv(b, block + "c2", block + "h_relu", block + "o", 64, 64, 3, 1, 1, 160);
+      b.Node("Add", {in, block + "o"}, {block + "sum"});
+      b.Node("Relu", {block + "sum"}, {block});
+      in = block;
+    }
+    b.Node("Concat", {"b3", "b1"}, {"y"}, {IntAttribute("axis", 1)});
+    b.Output("y");
+    return b;
+  };
+  const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make);
+  ASSERT_NE(model, nullptr);
+  // b1 writes over a; b2 may not write over b1 (the Concat reads it), b3 writes over b2.
+  EXPECT_EQ(model->stats().outputs_reusing_inputs, 2);
+  const std::vector<Model::Slot>& slots = model->slots();
+  std::vector<const Model::Step*> residual_steps;
+  for (const Model::Step& step : model->steps()) {
+    if (step.inputs.size() > 3 && step.inputs[3] != kNoValue) residual_steps.push_back(&step);
+  }
+  ASSERT_EQ(residual_steps.size(), 3u);
+  const auto offset = [&](ValueId v) { return slots[static_cast<std::size_t>(v)].offset; };
+  EXPECT_EQ(offset(residual_steps[0]->outputs[0]), offset(residual_steps[0]->inputs[3]));
+  EXPECT_NE(offset(residual_steps[1]->outputs[0]), offset(residual_steps[1]->inputs[3]));
+  EXPECT_EQ(offset(residual_steps[2]->outputs[0]), offset(residual_steps[2]->inputs[3]));
+}
+
 // ShuffleNetV2's channel split and shuffle, and a ReduceMean over the pixels.
 TEST(LayoutPassTest, ChannelShuffleSliceAndReduceMean) {
   const auto make = [] {

@@ -177,6 +177,44 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     }
   }
 
+  // Outputs that take over an input's buffer (Kernel::OutputReusesInput) share its request,
+  // which then lives on to the last step that reads the output (and so on down a chain of
+  // them, such as the residual path of a ResNet).
+  std::vector<bool> holds_in_place(slots.size(), false);
+  for (const InPlace& placed : in_place) {
+    if (placed.output != kNoValue) holds_in_place[static_cast<std::size_t>(placed.output)] = true;
+  }
+  std::vector<ValueId> buffer_of(slots.size(), kNoValue);  // The value whose request it uses.
+  for (int s = 0; s < num_steps; ++s) {
+    const Step& step = steps[static_cast<std::size_t>(s)];
+    const std::optional<int> index = step.kernel->OutputReusesInput();
+    if (!index.has_value() || *index < 0 ||
+        static_cast<std::size_t>(*index) >= step.inputs.size() || step.outputs.empty()) {
+      continue;
+    }
+    const ValueId input = step.inputs[static_cast<std::size_t>(*index)];
+    const ValueId output = step.outputs[0];
+    if (input == kNoValue || output == kNoValue) continue;
+    const std::size_t in = static_cast<std::size_t>(input);
+    const std::size_t out = static_cast<std::size_t>(output);
+    const Value& in_value = graph.value(input);
+    const Value& out_value = graph.value(output);
+    if (last[in] != s || first[in] < 0 || in_value.constant != nullptr ||
+        std::count(step.inputs.begin(), step.inputs.end(), input) != 1 ||
+        std::find(graph.inputs().begin(), graph.inputs().end(), input) != graph.inputs().end() ||
+        in_place[in].output != kNoValue || in_place[out].output != kNoValue || holds_in_place[in] ||
+        holds_in_place[out] || !in_value.info.has_value() || !out_value.info.has_value() ||
+        in_value.info->byte_size() != out_value.info->byte_size()) {
+      continue;
+    }
+    const ValueId root = buffer_of[in] != kNoValue ? buffer_of[in] : input;
+    buffer_of[out] = root;
+    int& root_last = last[static_cast<std::size_t>(root)];
+    root_last = std::max(root_last, last[out]);
+    stats.unshared_bytes += static_cast<std::int64_t>(out_value.info->byte_size());
+    ++stats.outputs_reusing_inputs;
+  }
+
   std::vector<BufferRequest> requests;
   std::vector<ValueId> request_values;  // kNoValue for scratch requests.
   std::vector<int> request_steps;
@@ -192,7 +230,10 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     }
     if (first[static_cast<std::size_t>(id)] < 0) continue;
     slot.kind = Slot::Kind::kArena;
-    if (in_place[static_cast<std::size_t>(id)].output != kNoValue) continue;  // Placed below.
+    if (in_place[static_cast<std::size_t>(id)].output != kNoValue ||
+        buffer_of[static_cast<std::size_t>(id)] != kNoValue) {
+      continue;  // Placed below.
+    }
     requests.push_back({slot.info.byte_size(), first[static_cast<std::size_t>(id)],
                         last[static_cast<std::size_t>(id)]});
     request_values.push_back(id);
@@ -222,6 +263,11 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
       slots[static_cast<std::size_t>(request_values[r])].offset = plan.offsets[r];
     } else {
       steps[static_cast<std::size_t>(request_steps[r])].scratch_offset = plan.offsets[r];
+    }
+  }
+  for (std::size_t v = 0; v < slots.size(); ++v) {
+    if (buffer_of[v] != kNoValue) {
+      slots[v].offset = slots[static_cast<std::size_t>(buffer_of[v])].offset;
     }
   }
   for (std::size_t v = 0; v < slots.size(); ++v) {

@@ -75,6 +75,7 @@ struct ModelStats {
   std::uint64_t flops = 0;          // Of one inference (a multiply-add counts 2).
   std::int64_t arena_bytes = 0;     // One session's arena (activations and scratch).
   std::int64_t unshared_bytes = 0;  // What the same buffers take without reuse, for comparison.
+  int outputs_reusing_inputs = 0;   // Outputs given an input's buffer (Kernel::OutputReusesInput).
   std::map<std::string, int> model_ops;         // Op histogram of the graph as loaded.
   std::map<std::string, OpCount> executed_ops;  // Of the executed steps, by Step::label.
 };

@@ -35,6 +35,12 @@ class NhwcConvKernel : public Kernel {
   Status Prepare(PrepareContext& context) override;
   Status Run(const RunContext& context) const override;
   bool ReadsInputAtRun(int index) const override { return index == 0 || index == 3; }
+  // The residual R: the implicit-GEMM kernel reads each element of it before it writes the
+  // same element of Y (cpu::ConvArgs::residual). The depthwise kernel computes some channels
+  // twice and so may not.
+  std::optional<int> OutputReusesInput() const override {
+    return depthwise_ ? std::nullopt : std::optional<int>(3);
+  }
   std::size_t PackedBytes() const override {
     return sizeof(float) * (packed_.size() + bias_.size() + zero_.size());
   }

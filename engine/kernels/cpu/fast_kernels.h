@@ -67,7 +67,9 @@ struct ConvArgs {
   std::int64_t y_pixel_stride = 0;  // Floats from one output pixel to the next.
   const float* x = nullptr;
   float* y = nullptr;
-  const float* residual = nullptr;  // Added before the activation; laid out like y, or null.
+  // Added before the activation; laid out like y, or null. May be y itself: every element of
+  // the residual is read before the same element of y is first written, and no other.
+  const float* residual = nullptr;
   const float* packed_w = nullptr;  // Groups one after another, each PackedConvFloats() long.
   const float* bias = nullptr;      // groups x PaddedChannels(out_c), zero where absent.
   const float* zero = nullptr;      // in_c zeros, read for padding taps.

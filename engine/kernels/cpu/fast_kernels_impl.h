@@ -167,11 +167,15 @@ inline void PackChunk(const TileRows& src, int64_t k0, int64_t len, float* buf) 
 }
 
 // Where a micro-tile starts from and what it does with its result.
+// The residual joins the bias at the start, not the sums at the end, so that it is read before
+// anything is stored: y may be the residual's own buffer (ConvArgs::residual), partial sums
+// between chunks included.
 struct TileIo {
-  const float* bias;  // First chunk: start from the bias; otherwise from the partial sums in y.
+  const float* bias;  // First chunk: start from the bias (and the residual); otherwise from
+                      // the partial sums in y.
   float* y;           // Output tile, row stride ldy.
   int64_t ldy;
-  bool last;              // Last chunk: add the residual, activate. Otherwise store partial sums.
+  bool last;              // Last chunk: activate. Otherwise store partial sums.
   const float* residual;  // Row stride ldy, or null.
   int mr;                 // Rows and columns to store (the rest of the tile is dropped).
   int nc;
@@ -183,56 +187,61 @@ inline int TileLanes(const TileIo& io, int j) {
   return static_cast<int>(MinI(kW, MaxI(0, io.nc - j * kW)));
 }
 
+// Loads a tile's first accumulators: on the first chunk the bias, plus the residual in the
+// first `rows` rows; on the others the partial sums in y. Always inlined, like StoreTile.
+template <int kR, int kVecs>
+__attribute__((always_inline)) inline void InitTile(Vec (&acc)[kR][kVecs], int rows,
+                                                    const TileIo& io) {
+  for (int r = 0; r < kR; ++r) {
+    for (int j = 0; j < kVecs; ++j) {
+      const int n = r < rows ? TileLanes(io, j) : 0;
+      if (io.bias == nullptr) {
+        acc[r][j] =
+            n == kW ? Load(io.y + r * io.ldy + j * kW) : LoadPartial(io.y + r * io.ldy + j * kW, n);
+        continue;
+      }
+      acc[r][j] = Load(io.bias + j * kW);
+      if (io.residual == nullptr || n == 0) continue;
+      const float* residual = io.residual + r * io.ldy + j * kW;
+      acc[r][j] = Add(acc[r][j], n == kW ? Load(residual) : LoadPartial(residual, n));
+    }
+  }
+}
+
 // Stores the first `rows` rows of a tile's accumulators: after the last chunk of the reduction
-// with the residual added and the activation applied, before it the partial sums as they are.
-// Always inlined: the accumulators must stay in registers, not be passed through memory.
+// with the activation applied, before it the partial sums as they are. Always inlined: the
+// accumulators must stay in registers, not be passed through memory.
 template <Activation kAct, int kR, int kVecs>
 __attribute__((always_inline)) inline void StoreTile(Vec (&acc)[kR][kVecs], int rows,
                                                      const TileIo& io, const ActivationParams& p) {
-  const float* residual = io.last ? io.residual : nullptr;
   for (int r = 0; r < rows; ++r) {
     for (int j = 0; j < kVecs; ++j) {
       const int n = TileLanes(io, j);
       if (n == 0) continue;
       float* y = io.y + r * io.ldy + j * kW;
-      Vec v = acc[r][j];
+      const Vec v = io.last ? Activate<kAct>(acc[r][j], p) : acc[r][j];
       if (n == kW) {
-        if (residual != nullptr) v = Add(v, Load(residual + r * io.ldy + j * kW));
-        Store(y, io.last ? Activate<kAct>(v, p) : v);
+        Store(y, v);
       } else {
-        if (residual != nullptr) v = Add(v, LoadPartial(residual + r * io.ldy + j * kW, n));
-        StorePartial(y, io.last ? Activate<kAct>(v, p) : v, n);
+        StorePartial(y, v, n);
       }
     }
   }
 }
 
 // One kR x (kP * kPanelWidth) output tile over one chunk of the reduction:
-// acc[r][n] (+)= sum_k buf[r][k] * w[k][n]; after the last chunk y = act(acc + residual). The
-// kP panels of weights lie `panel_stride` floats apart. kR < kRows serves the last rows of a
-// block (and dense layers of one row) without computing rows that would be dropped; kP > 1
-// divides the broadcasts per multiply-add where the register file allows (AVX-512: 6 x 4
-// accumulators).
+// acc[r][n] (+)= sum_k buf[r][k] * w[k][n], from bias + residual on the first chunk; after the
+// last chunk y = act(acc). The kP panels of weights lie `panel_stride` floats apart. kR < kRows
+// serves the last rows of a block (and dense layers of one row) without computing rows that would
+// be dropped; kP > 1 divides the broadcasts per multiply-add where the register file allows
+// (AVX-512: 6 x 4 accumulators).
 template <Activation kAct, int kR, int kP>
 inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t panel_stride,
                       const TileIo& io, const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
   const int rows = io.mr < kR ? io.mr : kR;
   Vec acc[kR][kVecs];
-  if (io.bias != nullptr) {
-    for (int j = 0; j < kVecs; ++j) {
-      const Vec b = Load(io.bias + j * kW);
-      for (int r = 0; r < kR; ++r) acc[r][j] = b;
-    }
-  } else {
-    for (int r = 0; r < kR; ++r) {
-      for (int j = 0; j < kVecs; ++j) {
-        const int n = r < rows ? TileLanes(io, j) : 0;
-        acc[r][j] =
-            n == kW ? Load(io.y + r * io.ldy + j * kW) : LoadPartial(io.y + r * io.ldy + j * kW, n);
-      }
-    }
-  }
+  InitTile(acc, rows, io);
   for (int64_t k = 0; k < len; ++k) {
     Vec b[kVecs];
     for (int q = 0; q < kP; ++q) {
@@ -287,10 +296,7 @@ inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t t
                        const ActivationParams& p) {
   constexpr int kVecs = kTilePanels * kPanelVecs;
   Vec acc[kRows][kVecs];
-  for (int j = 0; j < kVecs; ++j) {
-    const Vec b = Load(io.bias + j * kW);
-    for (int r = 0; r < kRows; ++r) acc[r][j] = b;
-  }
+  InitTile(acc, kRows, io);
   for (int64_t t = 0; t < taps; ++t) {
     const float* x = corner + tap_offset[t];
     for (int64_t c = 0; c < cin; ++c) {
@@ -564,10 +570,7 @@ inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w
   constexpr int kR = kRows;
   constexpr int kVecs = kP * kPanelVecs;
   Vec acc[kR][kVecs];
-  for (int j = 0; j < kVecs; ++j) {
-    const Vec b = Load(io.bias + j * kW);
-    for (int r = 0; r < kR; ++r) acc[r][j] = b;
-  }
+  InitTile(acc, io.mr, io);
   for (int64_t c = 0; c < g.in_c; ++c) {
     for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
       const float* row = in.x + c * in.plane + kh * in.row_step;

@@ -202,10 +202,14 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
     const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
 
     for (const ActivationParams& activation : kActivations) {
-      for (const int variant : {0, 1, 2, 3}) {
-        // Without and with a residual, with a residual on three threads, and planar input
-        // with a residual on three threads.
-        if (variant == 3 && !planar_ok) continue;
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6}) {
+        // Without and with a residual, with a residual on three threads, planar input with a
+        // residual on three threads, and the output written over its residual (ConvArgs::
+        // residual == y) on one and three threads and with planar input.
+        const bool planar = variant == 3 || variant == 6;
+        const bool threads = variant == 2 || variant == 3 || variant == 5 || variant == 6;
+        const bool in_place = variant >= 4;
+        if (planar && !planar_ok) continue;
         const bool with_residual = variant > 0;
         ConvArgs args;
         args.batch = k.n;
@@ -224,16 +228,17 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         args.pad_left = k.pad_l;
         args.x_pixel_stride = k.c;
         args.y_pixel_stride = k.m;
-        args.x = variant == 3 ? x.data() : x_nhwc.data();
-        args.x_nchw = variant == 3;
+        args.x = planar ? x.data() : x_nhwc.data();
+        args.x_nchw = planar;
         std::vector<float> y(expected_nhwc.size(), -7.0f);
+        if (in_place) y = residual;
         args.y = y.data();
-        args.residual = with_residual ? residual.data() : nullptr;
-        args.packed_w = variant == 3 ? planar_packed.data() : packed.data();
+        args.residual = in_place ? y.data() : with_residual ? residual.data() : nullptr;
+        args.packed_w = planar ? planar_packed.data() : packed.data();
         args.bias = bias.data();
         args.zero = zero.data();
         args.activation = activation;
-        kernels.conv(args, variant >= 2 ? pool->get() : nullptr);
+        kernels.conv(args, threads ? pool->get() : nullptr);
         std::vector<float> expected = expected_nhwc;
         for (std::size_t i = 0; i < expected.size(); ++i) {
           expected[i] =
@@ -243,8 +248,8 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
                     IsaLabel(GetParam()) + " conv c" + std::to_string(k.c) + " m" +
                         std::to_string(k.m) + " k" + std::to_string(k.kh) + " act " +
                         std::to_string(static_cast<int>(activation.kind)) +
-                        (with_residual ? " residual" : "") + (variant >= 2 ? " threads" : "") +
-                        (variant == 3 ? " planar" : ""),
+                        (with_residual ? " residual" : "") + (in_place ? " in place" : "") +
+                        (threads ? " threads" : "") + (planar ? " planar" : ""),
                     std::sqrt(std::fmax(1.0f, static_cast<float>(in_c * k.kh * k.kw) / 256.0f)));
       }
     }
