@@ -385,8 +385,20 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
          g.batch * g.groups * blocks * ((panel_groups + slice - 1) / slice) < 16 * threads) {
     slice = (slice + 1) / 2;
   }
+  // A slice whose whole weights stay in the L2 cache (512 KiB) runs tile by tile, each tile its
+  // whole reduction, mostly in place (DirectTile); a wider one runs chunk by chunk. A slice
+  // narrowed to that size where one panel group fits: 28x28 layers of 128 channels on two
+  // threads, 5 % faster.
+  const int64_t group_weight_bytes = k * kTilePanels * kPanelWidth * 4;
+  if (slice * group_weight_bytes > (512 << 10) && group_weight_bytes <= (512 << 10)) {
+    const int64_t fewest = (panel_groups + slice - 1) / slice;  // The slices so far.
+    const int64_t widest = (512 << 10) / group_weight_bytes;
+    // Slices of equal width, as many as the size asks for (or were there).
+    const int64_t count = MaxI(fewest, (panel_groups + widest - 1) / widest);
+    slice = (panel_groups + count - 1) / count;
+  }
   const int64_t slices = (panel_groups + slice - 1) / slice;
-  const bool chunks_outer = k * slice * kTilePanels * kPanelWidth * 4 > (512 << 10);
+  const bool chunks_outer = slice * group_weight_bytes > (512 << 10);
   // Tasks: (image, group, block, slice), slice fastest.
   const int64_t tasks = g.batch * g.groups * blocks * slices;
 

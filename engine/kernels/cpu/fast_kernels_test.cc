@@ -79,8 +79,12 @@ const ActivationParams kActivations[] = {
     {Activation::kSilu, 0, 0},
 };
 
-// `scale` widens the tolerance for long reductions, whose float rounding grows with the square
-// root of their length in both the reference and the kernel.
+// `scale` widens the tolerance for long reductions. Their float rounding, in the reference and
+// in the kernel, grows with the square root of their length times the size of the partial sums,
+// which for random terms grows with it too: a result that cancels out to about 1 keeps the
+// rounding of sums about sqrt(length) / 3 in size (uniform terms in [-1, 1)). So the length
+// over 256, not its square root: a 3x3 reduction over 128 channels differs by 2.5e-5 at -0.64
+// when the kernel sums in another order.
 void ExpectClose(const std::vector<float>& actual, const std::vector<float>& expected,
                  const std::string& what, float scale = 1.0f) {
   ASSERT_EQ(actual.size(), expected.size()) << what;
@@ -160,6 +164,8 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       {1, 32, 10, 50, 64, 1, 3, 3, 2, 1, 1, 1, 1, 1},
       {2, 128, 6, 8, 20, 1, 1, 1, 1, 1, 0, 0, 0, 0},
       {1, 256, 3, 9, 64, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+      // Weights beyond 512 KiB whose panel groups fit it: slices narrowed to run in place.
+      {1, 128, 6, 20, 128, 1, 3, 3, 1, 1, 1, 1, 1, 1},
   };
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
   ASSERT_TRUE(pool.ok());
@@ -250,7 +256,7 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
                         std::to_string(static_cast<int>(activation.kind)) +
                         (with_residual ? " residual" : "") + (in_place ? " in place" : "") +
                         (threads ? " threads" : "") + (planar ? " planar" : ""),
-                    std::sqrt(std::fmax(1.0f, static_cast<float>(in_c * k.kh * k.kw) / 256.0f)));
+                    std::fmax(1.0f, static_cast<float>(in_c * k.kh * k.kw) / 256.0f));
       }
     }
   }
