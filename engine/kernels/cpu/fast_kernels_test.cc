@@ -164,6 +164,13 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       {1, 32, 10, 50, 64, 1, 3, 3, 2, 1, 1, 1, 1, 1},
       {2, 128, 6, 8, 20, 1, 1, 1, 1, 1, 0, 0, 0, 0},
       {1, 256, 3, 9, 64, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+      // Tiles read in place with the compiled pixel strides of 16 and 32 (stride 2), and with
+      // pixel strides taken at run time (24, 96, 192: a stride-2 1x1).
+      {1, 16, 7, 30, 64, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+      {1, 16, 9, 28, 64, 1, 3, 3, 2, 1, 1, 1, 1, 1},
+      {1, 24, 8, 20, 64, 1, 3, 3, 1, 1, 1, 1, 1, 1},
+      {1, 96, 5, 14, 128, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+      {1, 96, 8, 30, 64, 1, 1, 1, 2, 1, 0, 0, 0, 0},
       // Weights beyond 512 KiB whose panel groups fit it: slices narrowed to run in place.
       {1, 128, 6, 20, 128, 1, 3, 3, 1, 1, 1, 1, 1, 1},
   };
