@@ -292,19 +292,19 @@ inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, cons
 // buffer; kPixelStride 0 takes it at run time (a register per row), for the other layers.
 // Saves the copy (10-15 % of a 3x3 layer of 64 channels) and the partial sums' trips through
 // memory between chunks.
-template <Activation kAct, int kPixelStride>
+template <Activation kAct, int kPixelStride, int kP = kTilePanels>
 inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t taps, int64_t cin,
                        int64_t pixel_stride, const float* w, int64_t panel_stride, const TileIo& io,
                        const ActivationParams& p) {
   const int64_t stride = kPixelStride > 0 ? kPixelStride : pixel_stride;
-  constexpr int kVecs = kTilePanels * kPanelVecs;
+  constexpr int kVecs = kP * kPanelVecs;
   Vec acc[kRows][kVecs];
   InitTile(acc, kRows, io);
   for (int64_t t = 0; t < taps; ++t) {
     const float* x = corner + tap_offset[t];
     for (int64_t c = 0; c < cin; ++c) {
       Vec b[kVecs];
-      for (int q = 0; q < kTilePanels; ++q) {
+      for (int q = 0; q < kP; ++q) {
         for (int j = 0; j < kPanelVecs; ++j) {
           b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
         }
@@ -346,6 +346,22 @@ inline DirectTileFn DirectTileFor(int64_t pixel_stride) {
     default:
       return &DirectTile<kAct, 0>;
   }
+}
+
+// DirectTile for the last panel group of a layer whose panels do not fill it (AVX-512's 4-panel
+// groups: 96, 144 or 240 channels), at a run-time pixel stride; null where groups are whole.
+template <Activation kAct>
+inline DirectTileFn DirectTilePanels(int64_t tile_panels) {
+  if constexpr (kTilePanels >= 4) {
+    if (tile_panels == 3) return &DirectTile<kAct, 0, 3>;
+  }
+  if constexpr (kTilePanels >= 3) {
+    if (tile_panels == 2) return &DirectTile<kAct, 0, 2>;
+  }
+  if constexpr (kTilePanels >= 2) {
+    if (tile_panels == 1) return &DirectTile<kAct, 0, 1>;
+  }
+  return nullptr;
 }
 
 // The most taps one indirection table holds (kNhwcConvMaxTaps).
@@ -430,14 +446,13 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   while (oh_hi > oh_lo && (oh_hi - 1) * g.stride_h - g.pad_top + span_h >= g.in_h) --oh_hi;
   while (ow_hi > ow_lo && (ow_hi - 1) * g.stride_w - g.pad_left + span_w >= g.in_w) --ow_hi;
 
-  // Whole tiles that read the input in place (DirectTile): a layer of one group whose panel
-  // groups are all whole and whose weights stay in the L2 cache (the tile runs its whole
-  // reduction per panel group).
+  // Whole tiles that read the input in place (DirectTile): a layer of one group whose weights
+  // stay in the L2 cache (the tile runs its whole reduction per panel group).
   const int64_t pixel_stride = pointwise ? g.in_c : g.stride_w * g.in_c;
-  const DirectTileFn direct =
-      g.groups == 1 && g.x_pixel_stride == g.in_c && panels % kTilePanels == 0 && !chunks_outer
-          ? DirectTileFor<kAct>(pixel_stride)
-          : nullptr;
+  const bool direct_ok = g.groups == 1 && g.x_pixel_stride == g.in_c && !chunks_outer;
+  const DirectTileFn direct = direct_ok ? DirectTileFor<kAct>(pixel_stride) : nullptr;
+  const DirectTileFn direct_last =
+      direct_ok ? DirectTilePanels<kAct>(panels % kTilePanels) : nullptr;
 
   ParallelFor(pool, tasks, 1, [&](int64_t begin, int64_t end) {
     // Indirection table for one tile: taps x kRows pointers (7x7 kernels: 294).
@@ -552,6 +567,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
             if (corner != nullptr) {
               for (int64_t q = pg_begin; q < pg_end; ++q) {
                 const int64_t panel = q * kTilePanels;
+                const DirectTileFn tile = panel + kTilePanels <= panels ? direct : direct_last;
                 const int64_t y_offset = (n * pixels + p0) * g.y_pixel_stride + panel * kPanelWidth;
                 TileIo io;
                 io.bias = g.bias + panel * kPanelWidth;
@@ -562,8 +578,8 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
                 io.mr = kRows;
                 io.nc = static_cast<int>(
                     MinI(kTilePanels * kPanelWidth, g.out_c - panel * kPanelWidth));
-                direct(corner, tap_offset, taps, g.in_c, pixel_stride,
-                       g.packed_w + panel * k * kPanelWidth, k * kPanelWidth, io, g.activation);
+                tile(corner, tap_offset, taps, g.in_c, pixel_stride,
+                     g.packed_w + panel * k * kPanelWidth, k * kPanelWidth, io, g.activation);
               }
               continue;
             }

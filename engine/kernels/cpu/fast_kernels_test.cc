@@ -171,6 +171,12 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       {1, 24, 8, 20, 64, 1, 3, 3, 1, 1, 1, 1, 1, 1},
       {1, 96, 5, 14, 128, 1, 1, 1, 1, 1, 0, 0, 0, 0},
       {1, 96, 8, 30, 64, 1, 1, 1, 2, 1, 0, 0, 0, 0},
+      // Tiles read in place over a last panel group of 2 and 1 panels (AVX-512), 3 panels
+      // alone, and partial panels.
+      {1, 32, 6, 20, 96, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+      {1, 40, 6, 13, 80, 1, 3, 3, 1, 1, 1, 1, 1, 1},
+      {1, 24, 7, 19, 40, 1, 3, 3, 1, 1, 1, 1, 1, 1},
+      {1, 64, 6, 14, 140, 1, 1, 1, 1, 1, 0, 0, 0, 0},
       // Weights beyond 512 KiB whose panel groups fit it: slices narrowed to run in place.
       {1, 128, 6, 20, 128, 1, 3, 3, 1, 1, 1, 1, 1, 1},
   };
