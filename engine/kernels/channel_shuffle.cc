@@ -30,6 +30,17 @@ Status ChannelShuffleKernel::Run(const RunContext& context) const {
       for (std::int64_t r = begin; r < end; ++r) {
         const T* src = in + r * channels_;
         T* dst = out + r * channels_;
+        if (group_ == 2) {
+          // ShuffleNet's: an interleave of two halves, in a loop the compiler vectorizes.
+          const T* __restrict a = src;
+          const T* __restrict b = src + per_group;
+          T* __restrict d = dst;
+          for (std::int64_t j = 0; j < per_group; ++j) {
+            d[2 * j] = a[j];
+            d[2 * j + 1] = b[j];
+          }
+          continue;
+        }
         for (std::int64_t i = 0; i < group_; ++i) {
           for (std::int64_t j = 0; j < per_group; ++j) dst[j * group_ + i] = src[i * per_group + j];
         }

@@ -1,5 +1,5 @@
-// Split, Squeeze, ConstantOfShape, Expand and Pad: shapes, values, and the refusal of
-// inconsistent or absurd parameters.
+// Split, Squeeze, ConstantOfShape, Expand, Pad and ChannelShuffle: shapes, values, and the refusal
+// of inconsistent or absurd parameters.
 
 #include <gtest/gtest.h>
 
@@ -45,6 +45,31 @@ TEST(SplitKernelTest, SizesFromAttributeInputAndNumOutputs) {
   y = uneven.Run();
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(FloatValues((*y)[2]), (std::vector<float>{6}));
+}
+
+// edgemond.ChannelShuffle (the layout pass's, from ShuffleNet's Reshape-Transpose-Reshape):
+// channel i * per_group + j of each pixel goes to j * group + i. Two groups take an
+// interleaving loop of their own, others the general one.
+TEST(ChannelShuffleKernelTest, MovesEachChannelToItsPlace) {
+  for (const std::int64_t group : {2, 3}) {
+    const std::int64_t channels = 6 * group + (group == 2 ? 58 : 0);  // 70 or 18.
+    const std::int64_t per_group = channels / group;
+    OpTester shuffle("ChannelShuffle", 1, "edgemond");
+    shuffle.Input("x", IotaTensor(Shape({1, 3, 2, channels}))).AttrInt("group", group).Output("y");
+    Result<std::vector<Tensor>> y = shuffle.Run();
+    ASSERT_TRUE(y.ok()) << y.status();
+    const std::vector<float> values = FloatValues((*y)[0]);
+    ASSERT_EQ(static_cast<std::int64_t>(values.size()), 6 * channels);
+    for (std::int64_t p = 0; p < 6; ++p) {
+      for (std::int64_t i = 0; i < group; ++i) {
+        for (std::int64_t j = 0; j < per_group; ++j) {
+          EXPECT_EQ(values[static_cast<std::size_t>(p * channels + j * group + i)],
+                    static_cast<float>(p * channels + i * per_group + j))
+              << "group " << group << " pixel " << p << " channel " << i * per_group + j;
+        }
+      }
+    }
+  }
 }
 
 TEST(SplitKernelTest, RefusesInconsistentSizes) {
