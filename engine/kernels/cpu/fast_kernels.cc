@@ -1,5 +1,7 @@
 #include "engine/kernels/cpu/fast_kernels.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 namespace edgemond::engine::cpu {
@@ -29,6 +31,16 @@ const FastKernels& FastKernelsFor(Isa isa) {
     default:
       return PortableKernels();
   }
+}
+
+std::int64_t ConvCacheBudgetBytes() {
+  static const std::int64_t budget = [] {
+    const long l2_bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    // Below 128 KiB or above 64 MiB is not a per-core L2 cache we know how to use.
+    if (l2_bytes < (128 << 10) || l2_bytes > (64 << 20)) return std::int64_t{512} << 10;
+    return static_cast<std::int64_t>(l2_bytes) / 4 * 3;
+  }();
+  return budget;
 }
 
 namespace {

@@ -74,6 +74,10 @@ struct ConvArgs {
   const float* bias = nullptr;      // groups x PaddedChannels(out_c), zero where absent.
   const float* zero = nullptr;      // in_c zeros, read for padding taps.
   ActivationParams activation;
+  // Bytes of weights the kernel may keep in one core's L2 cache while its tiles pass over them
+  // (which layers run tile by tile, each tile its whole reduction, and which chunk by chunk);
+  // 0: ConvCacheBudgetBytes().
+  std::int64_t cache_budget_bytes = 0;
 };
 
 // Depthwise convolution (group == channels, one filter per channel) over NHWC data.
@@ -129,6 +133,10 @@ struct FastKernels {
 
 // The kernels for `isa`. REQUIRES: IsaSupported(isa).
 const FastKernels& FastKernelsFor(Isa isa);
+
+// Three quarters of one core's L2 cache as the C library reports it (sysconf; x86-64 from
+// CPUID), or 512 KiB where it does not (aarch64's glibc, for one). Detected once.
+std::int64_t ConvCacheBudgetBytes();
 
 // Output channels rounded up to whole panels.
 inline std::int64_t PaddedChannels(std::int64_t channels) {

@@ -230,6 +230,9 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         const bool in_place = variant >= 4;
         if (planar && !planar_ok) continue;
         const bool with_residual = variant > 0;
+        // Cache budgets that run every layer chunk by chunk (16 KiB) and every layer tile by
+        // tile (64 MiB); the others the machine's own.
+        const std::int64_t cache_budget = variant == 1 ? (16 << 10) : variant == 5 ? (64 << 20) : 0;
         ConvArgs args;
         args.batch = k.n;
         args.in_h = k.h;
@@ -257,6 +260,7 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         args.bias = bias.data();
         args.zero = zero.data();
         args.activation = activation;
+        args.cache_budget_bytes = cache_budget;
         kernels.conv(args, threads ? pool->get() : nullptr);
         std::vector<float> expected = expected_nhwc;
         for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -268,7 +272,8 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
                         std::to_string(k.m) + " k" + std::to_string(k.kh) + " act " +
                         std::to_string(static_cast<int>(activation.kind)) +
                         (with_residual ? " residual" : "") + (in_place ? " in place" : "") +
-                        (threads ? " threads" : "") + (planar ? " planar" : ""),
+                        (threads ? " threads" : "") + (planar ? " planar" : "") + " budget " +
+                        std::to_string(cache_budget),
                     std::fmax(1.0f, static_cast<float>(in_c * k.kh * k.kw) / 256.0f));
       }
     }
