@@ -85,7 +85,7 @@ class RootedFs final {
 // If the device went away (ENODEV, ENOENT, ENXIO) the next Read() reopens the path once.
 class PolledFile final {
  public:
-  PolledFile(const RootedFs& fs, std::string path) : fs_(&fs), path_(std::move(path)) {}
+  PolledFile(const RootedFs& fs, std::string path);
 
   // The file's whole content (up to RootedFs::kDefaultMaxBytes).
   Result<std::string> Read();
@@ -97,6 +97,9 @@ class PolledFile final {
  private:
   const RootedFs* fs_;  // Not owned; outlives this object.
   std::string path_;
+  // Whether only an empty read ends the file (/proc's seq_files) rather than a short one (sysfs
+  // attributes, regular files). Decided once: comparing the path on every read costs a cache miss.
+  bool read_to_empty_;
   UniqueFd fd_;
 };
 
