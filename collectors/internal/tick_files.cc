@@ -16,6 +16,9 @@ struct TickFile::Entry {
 
 Status TickFile::ReadInto(std::string& out) {
   Entry& entry = *entry_;
+  // A file only this handle refers to cannot be read again by another reader this tick: read it
+  // and keep nothing.
+  if (entry_.use_count() == 1) return entry.file.ReadInto(out);
   if (entry.read_tick != 0 && entry.read_tick == *entry.tick) {
     out.assign(entry.text);
     return Status::Ok();
