@@ -206,7 +206,10 @@ Result<std::string> RootedFs::ReadFile(std::string_view path, std::size_t max_by
   if (fd < 0) return Status::FromErrno(-fd, DevicePath(path));
   UniqueFd owned(fd);
   std::string out;
-  EDGEMOND_RETURN_IF_ERROR(PreadAll(owned.get(), max_bytes, path, out));
+  // As for PolledFile: outside /proc, a short read ends the file (sysfs attributes, regular files).
+  const FileEnd file_end =
+      StartsWith(Relative(path), "proc/") ? FileEnd::kEmptyRead : FileEnd::kShortRead;
+  EDGEMOND_RETURN_IF_ERROR(PreadAll(owned.get(), max_bytes, path, out, file_end));
   return out;
 }
 

@@ -47,7 +47,9 @@ class RootedFs final {
   // The canonical host path of the root, without a trailing slash ("" for "/").
   const std::string& root() const { return root_; }
 
-  // Reads a whole file. Errors map through Status::FromErrno and name the device path.
+  // Reads a whole file. Errors map through Status::FromErrno and name the device path. Below
+  // /proc, only an empty read ends the file (seq_files may return less before their end);
+  // elsewhere a short read does, which saves a pread per sysfs attribute.
   Result<std::string> ReadFile(std::string_view path,
                                std::size_t max_bytes = kDefaultMaxBytes) const;
 
