@@ -8,6 +8,7 @@
 #include "collectors/emc_collector.h"
 #include "collectors/fan_collector.h"
 #include "collectors/hwmon_collector.h"
+#include "collectors/internal/tick_files.h"
 #include "collectors/jetson_gpu_collector.h"
 #include "collectors/memory_collector.h"
 #include "collectors/nvidia_gpu_collector.h"
@@ -25,11 +26,18 @@ struct Context {
   const RootedFs& fs;
   const CollectorsConfig& config;
   const Clock& clock;
+  internal::TickFiles* files;  // Files the collectors share; null: each reads its own.
 };
 
 template <typename T>
 std::unique_ptr<Collector> Make(const Context& context) {
   return std::make_unique<T>(context.fs);
+}
+
+// A collector that polls files another collector polls too.
+template <typename T>
+std::unique_ptr<Collector> MakeSharing(const Context& context) {
+  return std::make_unique<T>(context.fs, context.files);
 }
 
 std::unique_ptr<Collector> MakeRapl(const Context& context) {
@@ -48,19 +56,19 @@ struct BuiltinCollector {
 
 // The built-in collectors, in run order. One line each.
 constexpr BuiltinCollector kBuiltins[] = {
-    {"cpu", &Make<CpuCollector>, &CpuCollector::Metrics},
+    {"cpu", &MakeSharing<CpuCollector>, &CpuCollector::Metrics},
     {"memory", &Make<MemoryCollector>, &MemoryCollector::Metrics},
-    {"thermal", &Make<ThermalCollector>, &ThermalCollector::Metrics},
-    {"hwmon", &Make<HwmonCollector>, &HwmonCollector::Metrics},
-    {"power_rail", &Make<PowerRailCollector>, &PowerRailCollector::Metrics},
+    {"thermal", &MakeSharing<ThermalCollector>, &ThermalCollector::Metrics},
+    {"hwmon", &MakeSharing<HwmonCollector>, &HwmonCollector::Metrics},
+    {"power_rail", &MakeSharing<PowerRailCollector>, &PowerRailCollector::Metrics},
     {"rapl", &MakeRapl, &RaplCollector::Metrics},
-    {"fan", &Make<FanCollector>, &FanCollector::Metrics},
-    {"jetson_gpu", &Make<JetsonGpuCollector>, &JetsonGpuCollector::Metrics},
+    {"fan", &MakeSharing<FanCollector>, &FanCollector::Metrics},
+    {"jetson_gpu", &MakeSharing<JetsonGpuCollector>, &JetsonGpuCollector::Metrics},
     {"amd_gpu", &Make<AmdGpuCollector>, &AmdGpuCollector::Metrics},
     {"nvidia_gpu", &MakeNvidiaGpu, &NvidiaGpuCollector::Metrics},
     {"emc", &Make<EmcCollector>, &EmcCollector::Metrics},
-    {"power_mode", &Make<PowerModeCollector>, &PowerModeCollector::Metrics},
-    {"throttle", &Make<ThrottleCollector>, &ThrottleCollector::Metrics},
+    {"power_mode", &MakeSharing<PowerModeCollector>, &PowerModeCollector::Metrics},
+    {"throttle", &MakeSharing<ThrottleCollector>, &ThrottleCollector::Metrics},
 };
 
 }  // namespace
@@ -94,15 +102,33 @@ Status ValidateCollectorsConfig(const CollectorsConfig& config) {
   return Status::Ok();
 }
 
+namespace {
+
+std::vector<std::unique_ptr<Collector>> MakeCollectors(const Context& context) {
+  std::vector<std::unique_ptr<Collector>> collectors;
+  for (const BuiltinCollector& builtin : kBuiltins) {
+    if (context.config.OptionsFor(builtin.name).enabled) {
+      collectors.push_back(builtin.make(context));
+    }
+  }
+  return collectors;
+}
+
+}  // namespace
+
 std::vector<std::unique_ptr<Collector>> MakeBuiltinCollectors(const RootedFs& fs,
                                                               const CollectorsConfig& config,
                                                               const Clock& clock) {
-  const Context context{fs, config, clock};
-  std::vector<std::unique_ptr<Collector>> collectors;
-  for (const BuiltinCollector& builtin : kBuiltins) {
-    if (config.OptionsFor(builtin.name).enabled) collectors.push_back(builtin.make(context));
-  }
-  return collectors;
+  return MakeCollectors(Context{fs, config, clock, nullptr});
+}
+
+std::unique_ptr<CollectorRunner> MakeBuiltinRunner(const RootedFs& fs,
+                                                   const CollectorsConfig& config,
+                                                   const Clock& clock) {
+  auto files = std::make_unique<internal::TickFiles>(fs);
+  std::vector<std::unique_ptr<Collector>> collectors =
+      MakeCollectors(Context{fs, config, clock, files.get()});
+  return std::make_unique<CollectorRunner>(std::move(files), std::move(collectors), clock);
 }
 
 std::vector<const MetricDesc*> AllMetricDescs() {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "collectors/collector.h"
+#include "collectors/collector_runner.h"
 #include "core/clock.h"
 
 namespace edgemond::collectors {
@@ -56,6 +57,13 @@ Status ValidateCollectorsConfig(const CollectorsConfig& config);
 std::vector<std::unique_ptr<Collector>> MakeBuiltinCollectors(const RootedFs& fs,
                                                               const CollectorsConfig& config,
                                                               const Clock& clock);
+
+// The same collectors in a CollectorRunner, reading the files that several of them poll (the
+// INA3221's inputs, cpufreq and GPU frequency limits, a thermal zone) once per tick: the runner
+// owns the shared files (collectors/internal/tick_files.h). What the daemon runs.
+std::unique_ptr<CollectorRunner> MakeBuiltinRunner(const RootedFs& fs,
+                                                   const CollectorsConfig& config,
+                                                   const Clock& clock);
 
 // Every metric the built-in collectors and the CollectorRunner can produce, each once, in a stable
 // order (runner self-metrics first, then collector by collector), whether enabled or not: for

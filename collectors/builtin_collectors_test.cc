@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -91,6 +92,78 @@ TEST(BuiltinCollectorsTest, EachSeriesKeepsItsLabelsAcrossTicks) {
     }
     EXPECT_GT(labelled, 0u);
   }
+}
+
+// What a tick says, series by series, its own timings aside.
+std::map<std::string, std::string> Contents(const TickReport& report) {
+  std::map<std::string, std::string> out;
+  for (const Sample& sample : report.samples) {
+    if (sample.desc->name == std::string_view("edgemond_collector_duration_seconds")) continue;
+    std::ostringstream what;
+    what.precision(17);
+    if (sample.value) {
+      what << *sample.value;
+    } else {
+      what << "missing (" << sample.missing_reason << ")";
+    }
+    out[SeriesKey(sample)] = what.str();
+  }
+  return out;
+}
+
+// The daemon's runner reads a file that several collectors poll once per tick
+// (internal/tick_files.h); that must change nothing they report, on any board.
+TEST(BuiltinRunnerTest, SharingFilesChangesNothingCollectorsReport) {
+  for (const char* board : {"jetson-orin-jp6", "jetson-xavier-nx-jp5", "jetson-nano-jp4",
+                            "raspberry-pi-4", "x86-desktop", "x86-nvidia"}) {
+    SCOPED_TRACE(board);
+    const RootedFs fs = OpenRoot(edgemond::testing::FixturePath(std::string("devices/") + board));
+    edgemond::testing::FakeClock clock;
+    CollectorsConfig config;
+    config.collectors["nvidia_gpu"].enabled = false;  // NVML reads the host, not the tree.
+    const std::unique_ptr<CollectorRunner> shared = MakeBuiltinRunner(fs, config, clock);
+    CollectorRunner own(MakeBuiltinCollectors(fs, config, clock), clock);
+    for (int tick = 0; tick < 3; ++tick) {
+      const auto want = Contents(own.RunOnce(clock.WallNow()));
+      EXPECT_EQ(Contents(shared->RunOnce(clock.WallNow())), want);
+      EXPECT_GT(want.size(), 10u);
+      clock.Advance(std::chrono::seconds(1));
+    }
+  }
+}
+
+// A shared file is read again at every tick: collectors that share it see the device change.
+TEST(BuiltinRunnerTest, SharedFilesAreReadAgainAtEveryTick) {
+  edgemond::testing::FakeSysfs sysfs;
+  sysfs.CopyTree(edgemond::testing::FixturePath("devices/jetson-orin-jp6"));
+  const RootedFs fs = OpenRoot(sysfs.path());
+  edgemond::testing::FakeClock clock;
+  const std::unique_ptr<CollectorRunner> runner = MakeBuiltinRunner(fs, CollectorsConfig{}, clock);
+  const std::string ina = "sys/devices/platform/bus@0/c240000.i2c/i2c-1/1-0040/hwmon/hwmon1/";
+  const std::string hwmon_volts =
+      SeriesKey("edgemond_hwmon_voltage_volts", Labels{{"chip", "i2c/1-0040"},
+                                                       {"chip_name", "ina3221"},
+                                                       {"sensor", "in1"},
+                                                       {"label", "VDD_IN"}});
+  const std::string cpu_max = SeriesKey("edgemond_cpu_frequency_max_hertz", Labels{{"cpu", "0"}});
+  const std::string cpu_cap =
+      SeriesKey("edgemond_throttled", Labels{{"component", "cpu"}, {"reason", "frequency_cap"}});
+
+  auto tick = Contents(runner->RunOnce(clock.WallNow()));
+  EXPECT_EQ(tick[hwmon_volts], "5.048");
+  EXPECT_EQ(tick["edgemond_power_input_volts"], "5.048");
+  EXPECT_EQ(tick[cpu_max], "960000000");
+  EXPECT_EQ(tick[cpu_cap], "1");
+  EXPECT_EQ(tick["edgemond_jetson_clocks_active"], "0");
+
+  sysfs.Write(ina + "in1_input", "5125\n");
+  sysfs.Write("sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq", "1510400\n");
+  clock.Advance(std::chrono::seconds(1));
+  tick = Contents(runner->RunOnce(clock.WallNow()));
+  EXPECT_EQ(tick[hwmon_volts], "5.125");
+  EXPECT_EQ(tick["edgemond_power_input_volts"], "5.125");
+  EXPECT_EQ(tick[cpu_max], "1510400000");
+  EXPECT_EQ(tick[cpu_cap], "0");
 }
 
 TEST(BuiltinCollectorsTest, MetricNamesFollowTheConventions) {

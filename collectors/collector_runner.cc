@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "collectors/internal/samples.h"
+#include "collectors/internal/tick_files.h"
 
 namespace edgemond::collectors {
 namespace {
@@ -20,7 +21,12 @@ constexpr MetricDesc kDuration{"edgemond_collector_duration_seconds",
 
 CollectorRunner::CollectorRunner(std::vector<std::unique_ptr<Collector>> collectors,
                                  const Clock& clock)
-    : collectors_(std::move(collectors)), clock_(&clock) {
+    : CollectorRunner(nullptr, std::move(collectors), clock) {}
+
+CollectorRunner::CollectorRunner(std::unique_ptr<internal::TickFiles> files,
+                                 std::vector<std::unique_ptr<Collector>> collectors,
+                                 const Clock& clock)
+    : files_(std::move(files)), collectors_(std::move(collectors)), clock_(&clock) {
   states_.reserve(collectors_.size());
   for (const auto& collector : collectors_) {
     CollectorState state;
@@ -29,6 +35,8 @@ CollectorRunner::CollectorRunner(std::vector<std::unique_ptr<Collector>> collect
     states_.push_back(std::move(state));
   }
 }
+
+CollectorRunner::~CollectorRunner() = default;
 
 std::vector<const MetricDesc*> CollectorRunner::Metrics() { return {&kSuccess, &kDuration}; }
 
@@ -44,6 +52,7 @@ std::vector<const MetricDesc*> CollectorRunner::Describe() const {
 TickReport CollectorRunner::RunOnce(WallTime now, std::size_t capacity) {
   TickReport report;
   report.samples.reserve(std::max(last_sample_count_, capacity));
+  if (files_) files_->StartTick();
   for (std::size_t i = 0; i < collectors_.size(); ++i) {
     CollectorState& state = states_[i];
     const std::size_t first_sample = report.samples.size();

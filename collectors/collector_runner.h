@@ -31,6 +31,10 @@
 
 namespace edgemond::collectors {
 
+namespace internal {
+class TickFiles;
+}  // namespace internal
+
 struct CollectorEvent {
   enum class Kind { kFailed, kRecovered };
 
@@ -57,6 +61,11 @@ class CollectorRunner {
  public:
   // Owns the collectors; `clock` is borrowed and must outlive the runner.
   CollectorRunner(std::vector<std::unique_ptr<Collector>> collectors, const Clock& clock);
+  // Also owns `files`, which the collectors were built to share (internal/tick_files.h): every
+  // RunOnce() starts a tick of them, so a file the collectors share is read once per tick.
+  CollectorRunner(std::unique_ptr<internal::TickFiles> files,
+                  std::vector<std::unique_ptr<Collector>> collectors, const Clock& clock);
+  ~CollectorRunner();
 
   // Runs every collector once. `now` stamps every sample (the self-metrics included).
   // `capacity`: how many samples the caller expects the tick's vector to hold once it has added
@@ -71,6 +80,7 @@ class CollectorRunner {
   const std::vector<CollectorState>& states() const { return states_; }
 
  private:
+  std::unique_ptr<internal::TickFiles> files_;  // May be null. Outlives collectors_.
   std::vector<std::unique_ptr<Collector>> collectors_;
   const Clock* clock_;                  // Not owned.
   std::vector<CollectorState> states_;  // Parallel to collectors_.

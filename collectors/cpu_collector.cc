@@ -64,7 +64,7 @@ Interval Between(const CpuTimes& before, const CpuTimes& now) {
 
 std::string CoreDir(int cpu) { return std::string(kCpuDir) + "/cpu" + std::to_string(cpu); }
 
-Result<std::int64_t> ReadInt(PolledFile& file, std::string& buffer) {
+Result<std::int64_t> ReadInt(internal::TickFile& file, std::string& buffer) {
   EDGEMOND_RETURN_IF_ERROR(file.ReadInto(buffer));
   return internal::ParseSysfsInt(buffer);
 }
@@ -73,9 +73,11 @@ std::string ReasonOf(const Status& status) { return internal::MissingReasonFromS
 
 }  // namespace
 
-CpuCollector::CpuCollector(const RootedFs& fs, int rescan_every_ticks)
+CpuCollector::CpuCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                           int rescan_every_ticks)
     : fs_(&fs),
       rescan_every_ticks_(std::max(1, rescan_every_ticks)),
+      files_(fs, shared_files),
       stat_file_(fs, std::string(kProcStat)),
       present_file_(fs, std::string(kCpuDir) + "/present"),
       online_file_(fs, std::string(kCpuDir) + "/online") {}
@@ -128,10 +130,10 @@ void CpuCollector::ResolvePolicies() {
     } else {
       const std::string& dir = *path;
       policies.push_back(Policy{.path = dir,
-                                .cur_khz = PolledFile(*fs_, dir + "/scaling_cur_freq"),
-                                .min_khz = PolledFile(*fs_, dir + "/scaling_min_freq"),
-                                .max_khz = PolledFile(*fs_, dir + "/scaling_max_freq"),
-                                .governor = PolledFile(*fs_, dir + "/scaling_governor")});
+                                .cur_khz = files_.Open(dir + "/scaling_cur_freq"),
+                                .min_khz = files_.Open(dir + "/scaling_min_freq"),
+                                .max_khz = files_.Open(dir + "/scaling_max_freq"),
+                                .governor = files_.Open(dir + "/scaling_governor")});
     }
     Policy& policy = policies.back();
     // The hardware limit never changes while the policy exists; read it once per scan.
@@ -198,6 +200,7 @@ void CpuCollector::EmitFrequency(Core& core, WallTime now, std::vector<Sample>& 
 
 Status CpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   ++tick_;
+  files_.StartCollection();
   EDGEMOND_RETURN_IF_ERROR(stat_file_.ReadInto(text_));
   EDGEMOND_RETURN_IF_ERROR(internal::ParseProcStat(text_, times_).WithContext("/proc/stat"));
 

@@ -49,6 +49,7 @@
 
 #include "collectors/collector.h"
 #include "collectors/internal/proc_stat_parse.h"
+#include "collectors/internal/tick_files.h"
 
 namespace edgemond::collectors {
 
@@ -57,7 +58,12 @@ class CpuCollector final : public Collector {
   static constexpr int kDefaultRescanEveryTicks = 60;
 
   // `fs` is borrowed and must outlive the collector.
-  explicit CpuCollector(const RootedFs& fs, int rescan_every_ticks = kDefaultRescanEveryTicks);
+  explicit CpuCollector(const RootedFs& fs, int rescan_every_ticks = kDefaultRescanEveryTicks)
+      : CpuCollector(fs, nullptr, rescan_every_ticks) {}
+  // `shared_files`: the runner's files, of which power_mode and throttle poll the cpufreq limits
+  // too (borrowed, outliving the collector); null for files of its own.
+  CpuCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+               int rescan_every_ticks = kDefaultRescanEveryTicks);
 
   std::string_view name() const override { return "cpu"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
@@ -69,10 +75,10 @@ class CpuCollector final : public Collector {
  private:
   struct Policy {
     std::string path;  // Device path of the policy directory.
-    PolledFile cur_khz;
-    PolledFile min_khz;
-    PolledFile max_khz;
-    PolledFile governor;
+    internal::TickFile cur_khz;
+    internal::TickFile min_khz;
+    internal::TickFile max_khz;
+    internal::TickFile governor;
     Result<std::int64_t> hardware_max_khz = Status::NotFound("not read");  // Read at scan.
     // What this tick read; valid when read_at_tick == the collector's tick count.
     std::uint64_t read_at_tick = 0;
@@ -106,6 +112,7 @@ class CpuCollector final : public Collector {
 
   const RootedFs* fs_;  // Not owned.
   const int rescan_every_ticks_;
+  internal::CollectorFiles files_;  // Outlives policies_.
 
   PolledFile stat_file_;
   PolledFile present_file_;

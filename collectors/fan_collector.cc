@@ -42,13 +42,14 @@ std::optional<std::string> FirstExisting(const RootedFs& fs, const std::string& 
 
 }  // namespace
 
-FanCollector::FanCollector(const RootedFs& fs, int rescan_every_ticks)
-    : fs_(&fs), rescan_(rescan_every_ticks) {}
+FanCollector::FanCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                           int rescan_every_ticks)
+    : fs_(&fs), rescan_(rescan_every_ticks), files_(fs, shared_files) {}
 
 std::vector<const MetricDesc*> FanCollector::Metrics() { return {&kFanPwm, &kFanRpm}; }
 
 Status FanCollector::Scan() {
-  internal::ReusableFiles old(*fs_);
+  internal::ReusableFiles old(files_);
   for (Fan& fan : fans_) {
     if (fan.pwm) old.Keep(std::move(*fan.pwm));
     if (fan.rpm) old.Keep(std::move(*fan.rpm));
@@ -64,9 +65,9 @@ Status FanCollector::Scan() {
     for (const internal::HwmonChip& chip : *chips) {
       if (chip.name == "pwmfan") {
         Fan fan{FanName(chip), chip.device_path, std::nullopt, std::nullopt, {}};
-        if (auto pwm = FirstExisting(*fs_, chip.attr_dir, {"pwm1"})) fan.pwm.emplace(*fs_, *pwm);
+        if (auto pwm = FirstExisting(*fs_, chip.attr_dir, {"pwm1"})) fan.pwm = files_.Open(*pwm);
         if (auto rpm = FirstExisting(*fs_, chip.attr_dir, {"fan1_input"})) {
-          fan.rpm.emplace(*fs_, *rpm);
+          fan.rpm = files_.Open(*rpm);
         }
         if (fan.pwm || fan.rpm) fans.push_back(std::move(fan));
       } else if (chip.name == "pwm_tach") {
@@ -88,8 +89,8 @@ Status FanCollector::Scan() {
       auto pwm = FirstExisting(*fs_, *dir, {"target_pwm"});
       if (!pwm) continue;  // The upstream driver's device: its hwmon chip was handled above.
       Fan fan{device, *dir, std::nullopt, std::nullopt, {}};
-      fan.pwm.emplace(*fs_, *pwm);
-      if (auto rpm = FirstExisting(*fs_, *dir, {"rpm_measured"})) fan.rpm.emplace(*fs_, *rpm);
+      fan.pwm = files_.Open(*pwm);
+      if (auto rpm = FirstExisting(*fs_, *dir, {"rpm_measured"})) fan.rpm = files_.Open(*rpm);
       fans.push_back(std::move(fan));
     }
   }
@@ -103,10 +104,10 @@ Status FanCollector::Scan() {
       fan = std::find_if(fans.begin(), fans.end(), [](const Fan& f) { return !f.rpm; });
     }
     if (fan != fans.end()) {
-      fan->rpm.emplace(*fs_, tach.rpm_path);
+      fan->rpm = files_.Open(tach.rpm_path);
     } else {
       Fan own{tach.name, tach.device_path, std::nullopt, std::nullopt, {}};
-      own.rpm.emplace(*fs_, tach.rpm_path);
+      own.rpm = files_.Open(tach.rpm_path);
       fans.push_back(std::move(own));
     }
   }
@@ -157,6 +158,7 @@ bool FanCollector::ReadFan(Fan& fan, WallTime now, std::vector<Sample>& out) {
 
 Status FanCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   const std::size_t start = out.size();  // Other collectors' samples come first.
+  files_.StartCollection();
   if (rescan_.StartTick()) scan_status_ = Scan();
   if (!scan_status_.ok()) return scan_status_;
   bool vanished = false;

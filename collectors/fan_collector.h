@@ -42,7 +42,12 @@ class FanCollector final : public Collector {
  public:
   // `fs` is borrowed and must outlive the collector.
   explicit FanCollector(const RootedFs& fs,
-                        int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
+                        int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks)
+      : FanCollector(fs, nullptr, rescan_every_ticks) {}
+  // `shared_files`: the runner's files, which hwmon polls too (borrowed, outliving the
+  // collector); null for files of its own.
+  FanCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+               int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
 
   std::string_view name() const override { return "fan"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
@@ -54,8 +59,8 @@ class FanCollector final : public Collector {
   struct Fan {
     std::string name;
     std::string device_path;  // For joining a tachometer; "" when unknown.
-    std::optional<PolledFile> pwm;
-    std::optional<PolledFile> rpm;
+    std::optional<internal::TickFile> pwm;
+    std::optional<internal::TickFile> rpm;
     SeriesLabels labels;  // {fan}, set once the name is final.
   };
 
@@ -64,6 +69,7 @@ class FanCollector final : public Collector {
 
   const RootedFs* fs_;  // Not owned.
   internal::RescanSchedule rescan_;
+  internal::CollectorFiles files_;  // Outlives fans_.
   std::vector<Fan> fans_;
   Status scan_status_;
   std::string text_;

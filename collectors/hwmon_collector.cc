@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 #include <utility>
 
 #include "collectors/internal/discovery.h"
@@ -79,8 +78,9 @@ struct Stem {
 
 }  // namespace
 
-HwmonCollector::HwmonCollector(const RootedFs& fs, int rescan_every_ticks)
-    : fs_(&fs), rescan_every_ticks_(std::max(1, rescan_every_ticks)) {}
+HwmonCollector::HwmonCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                               int rescan_every_ticks)
+    : fs_(&fs), rescan_every_ticks_(std::max(1, rescan_every_ticks)), files_(fs, shared_files) {}
 
 std::vector<const MetricDesc*> HwmonCollector::Metrics() {
   return {&kTemperature,  &kTemperatureCrit, &kVoltage, &kCurrent, &kPower,
@@ -100,15 +100,8 @@ Status HwmonCollector::Scan() {
     return chips.status();
   }
 
-  // Sensors whose file survives the rescan keep their open fd.
-  std::unordered_map<std::string, std::size_t> old_by_path;
-  for (std::size_t i = 0; i < sensors_.size(); ++i) old_by_path.emplace(sensors_[i].file.path(), i);
-  const auto file_for = [&](const std::string& path) {
-    if (const auto it = old_by_path.find(path); it != old_by_path.end()) {
-      return std::move(sensors_[it->second].file);
-    }
-    return PolledFile(*fs_, path);
-  };
+  // Sensors whose file survives the rescan keep their open fd: the old sensors still hold it.
+  const auto file_for = [&](const std::string& path) { return files_.Open(path); };
 
   std::vector<Sensor> sensors;
   std::vector<Threshold> thresholds;
@@ -199,6 +192,7 @@ bool HwmonCollector::ReadSensors(WallTime now, std::vector<Sample>& out) {
 
 Status HwmonCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   const std::size_t start = out.size();  // Other collectors' samples come first.
+  files_.StartCollection();
   ++tick_;
   bool scanned = false;
   if (tick_ == 1 || tick_ - last_scan_tick_ >= static_cast<std::uint64_t>(rescan_every_ticks_)) {

@@ -60,6 +60,7 @@
 
 #include "collectors/collector.h"
 #include "collectors/internal/hwmon_parse.h"
+#include "collectors/internal/tick_files.h"
 
 namespace edgemond::collectors {
 
@@ -68,7 +69,12 @@ class HwmonCollector final : public Collector {
   static constexpr int kDefaultRescanEveryTicks = 60;
 
   // `fs` is borrowed and must outlive the collector.
-  explicit HwmonCollector(const RootedFs& fs, int rescan_every_ticks = kDefaultRescanEveryTicks);
+  explicit HwmonCollector(const RootedFs& fs, int rescan_every_ticks = kDefaultRescanEveryTicks)
+      : HwmonCollector(fs, nullptr, rescan_every_ticks) {}
+  // `shared_files`: the runner's files, which power_rail and fan poll too (borrowed, outliving
+  // the collector); null for files of its own.
+  HwmonCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                 int rescan_every_ticks = kDefaultRescanEveryTicks);
 
   std::string_view name() const override { return "hwmon"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
@@ -85,7 +91,7 @@ class HwmonCollector final : public Collector {
   struct Sensor {
     const MetricDesc* desc;
     SeriesLabels labels;  // {chip, chip_name, sensor, label}
-    PolledFile file;
+    internal::TickFile file;
     internal::HwmonKind kind;
     double scale;  // Raw value times scale is the exported value.
   };
@@ -101,6 +107,7 @@ class HwmonCollector final : public Collector {
 
   const RootedFs* fs_;  // Not owned.
   const int rescan_every_ticks_;
+  internal::CollectorFiles files_;  // Outlives sensors_.
   std::vector<Sensor> sensors_;
   std::vector<Threshold> thresholds_;  // Read at scan time; they change only when set by hand.
   Status scan_status_;

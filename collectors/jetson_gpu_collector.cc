@@ -50,7 +50,10 @@ std::optional<GpuZone> FindGpuZone(const RootedFs& fs) {
     auto type = fs.ReadFile(dir + "/type", 4096);
     if (!type.ok() || !StartsWith(Lower(Trim(*type)), "gpu")) continue;
     GpuZone zone;
-    zone.temp_path = dir + "/temp";
+    // By the zone's own directory, links resolved, as the thermal collector names it: the two
+    // then share one read of the file per tick (internal/tick_files.h).
+    const auto real_dir = fs.RealPath(dir);
+    zone.temp_path = (real_dir.ok() ? *real_dir : dir) + "/temp";
     auto files = fs.ListDir(dir);
     if (files.ok()) {
       for (const std::string& file : *files) {
@@ -92,8 +95,9 @@ std::optional<std::int64_t> HighestFrequency(const RootedFs& fs, const std::stri
 
 }  // namespace
 
-JetsonGpuCollector::JetsonGpuCollector(const RootedFs& fs, int rescan_every_ticks)
-    : fs_(&fs), rescan_(rescan_every_ticks) {}
+JetsonGpuCollector::JetsonGpuCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                                       int rescan_every_ticks)
+    : fs_(&fs), rescan_(rescan_every_ticks), files_(fs, shared_files) {}
 
 std::vector<const MetricDesc*> JetsonGpuCollector::Metrics() {
   return {&internal::kGpuUtilization,
@@ -136,24 +140,24 @@ Status JetsonGpuCollector::Scan() {
         .governor_labels = {},
         .load = std::nullopt,
         .runtime_status = std::nullopt,
-        .cur_freq = PolledFile(*fs_, freq + "/cur_freq"),
-        .min_freq = PolledFile(*fs_, freq + "/min_freq"),
-        .max_freq = PolledFile(*fs_, freq + "/max_freq"),
-        .governor = PolledFile(*fs_, freq + "/governor"),
+        .cur_freq = files_.Open(freq + "/cur_freq"),
+        .min_freq = files_.Open(freq + "/min_freq"),
+        .max_freq = files_.Open(freq + "/max_freq"),
+        .governor = files_.Open(freq + "/governor"),
         .hardware_max_hz = HighestFrequency(*fs_, freq),
         .zone_temp = std::nullopt,
         .passive_trip_millicelsius = std::nullopt,
     };
-    if (fs_->Exists(dev + "/load")) gpu.load.emplace(*fs_, dev + "/load");
+    if (fs_->Exists(dev + "/load")) gpu.load = files_.Open(dev + "/load");
     if (fs_->Exists(dev + "/power/runtime_status")) {
-      gpu.runtime_status.emplace(*fs_, dev + "/power/runtime_status");
+      gpu.runtime_status = files_.Open(dev + "/power/runtime_status");
     }
     gpus.push_back(std::move(gpu));
   }
   // One SoC, one GPU zone: it belongs to the (only) integrated GPU.
   if (gpus.size() == 1 && zone) {
     if (!gpus[0].zone_temp || gpus[0].zone_temp->path() != zone->temp_path) {
-      gpus[0].zone_temp.emplace(*fs_, zone->temp_path);
+      gpus[0].zone_temp = files_.Open(zone->temp_path);
     }
     gpus[0].passive_trip_millicelsius = zone->passive_trip_millicelsius;
   }
@@ -197,7 +201,7 @@ bool JetsonGpuCollector::ReadGpu(Gpu& gpu, WallTime now, std::vector<Sample>& ou
     }
   }
 
-  const auto read_hz = [&](PolledFile& file,
+  const auto read_hz = [&](internal::TickFile& file,
                            const MetricDesc& desc) -> std::optional<std::int64_t> {
     auto hz = ReadSysfsInt(file, text_);
     if (hz.ok() && *hz >= 0) {
@@ -279,6 +283,7 @@ bool JetsonGpuCollector::ReadGpu(Gpu& gpu, WallTime now, std::vector<Sample>& ou
 
 Status JetsonGpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   const std::size_t start = out.size();  // Other collectors' samples come first.
+  files_.StartCollection();
   if (rescan_.StartTick()) scan_status_ = Scan();
   if (!scan_status_.ok()) return scan_status_;
   bool vanished = false;

@@ -48,8 +48,13 @@ namespace edgemond::collectors {
 class JetsonGpuCollector final : public Collector {
  public:
   // `fs` is borrowed and must outlive the collector.
-  explicit JetsonGpuCollector(
-      const RootedFs& fs, int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
+  explicit JetsonGpuCollector(const RootedFs& fs,
+                              int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks)
+      : JetsonGpuCollector(fs, nullptr, rescan_every_ticks) {}
+  // `shared_files`: the runner's files, of which power_mode polls the frequency limits and
+  // thermal the zone's temp too (borrowed, outliving the collector); null for files of its own.
+  JetsonGpuCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                     int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
 
   std::string_view name() const override { return "jetson_gpu"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
@@ -68,14 +73,14 @@ class JetsonGpuCollector final : public Collector {
     // {gpu, governor} for the governor last read (`governor_name`); rebuilt when it changes.
     std::string governor_name;
     SeriesLabels governor_labels;
-    std::optional<PolledFile> load;
-    std::optional<PolledFile> runtime_status;
-    PolledFile cur_freq;
-    PolledFile min_freq;
-    PolledFile max_freq;
-    PolledFile governor;
+    std::optional<internal::TickFile> load;
+    std::optional<internal::TickFile> runtime_status;
+    internal::TickFile cur_freq;
+    internal::TickFile min_freq;
+    internal::TickFile max_freq;
+    internal::TickFile governor;
     std::optional<std::int64_t> hardware_max_hz;
-    std::optional<PolledFile> zone_temp;
+    std::optional<internal::TickFile> zone_temp;
     std::optional<std::int64_t> passive_trip_millicelsius;
   };
 
@@ -85,6 +90,7 @@ class JetsonGpuCollector final : public Collector {
 
   const RootedFs* fs_;  // Not owned.
   internal::RescanSchedule rescan_;
+  internal::CollectorFiles files_;  // Outlives gpus_.
   std::vector<Gpu> gpus_;
   Status scan_status_;
   std::string text_;  // Reused every read.

@@ -33,8 +33,12 @@ constexpr std::string_view kCpufreqDir = "/sys/devices/system/cpu/cpufreq";
 
 }  // namespace
 
-PowerModeCollector::PowerModeCollector(const RootedFs& fs, int rescan_every_ticks)
-    : fs_(&fs), rescan_(rescan_every_ticks), status_file_(fs, std::string(kStatusPath)) {}
+PowerModeCollector::PowerModeCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                                       int rescan_every_ticks)
+    : fs_(&fs),
+      rescan_(rescan_every_ticks),
+      files_(fs, shared_files),
+      status_file_(fs, std::string(kStatusPath)) {}
 
 std::vector<const MetricDesc*> PowerModeCollector::Metrics() {
   return {&kPowerModeInfo, &kJetsonClocksActive};
@@ -54,7 +58,7 @@ Status PowerModeCollector::Scan() {
     return Status::NotFound("not a Jetson: no nvpmodel and no Tegra device tree");
   }
   ReadConf();
-  internal::ReusableFiles old(*fs_);
+  internal::ReusableFiles old(files_);
   for (Limits& limits : limits_) {
     if (limits.affected_cpus) old.Keep(std::move(*limits.affected_cpus));
     old.Keep(std::move(limits.min));
@@ -120,6 +124,7 @@ void PowerModeCollector::CollectJetsonClocks(WallTime now, std::vector<Sample>& 
 }
 
 Status PowerModeCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
+  files_.StartCollection();
   if (rescan_.StartTick()) scan_status_ = Scan();
   if (!scan_status_.ok()) return scan_status_;
   CollectPowerMode(now, out);

@@ -39,8 +39,13 @@ namespace edgemond::collectors {
 class PowerModeCollector final : public Collector {
  public:
   // `fs` is borrowed and must outlive the collector.
-  explicit PowerModeCollector(
-      const RootedFs& fs, int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
+  explicit PowerModeCollector(const RootedFs& fs,
+                              int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks)
+      : PowerModeCollector(fs, nullptr, rescan_every_ticks) {}
+  // `shared_files`: the runner's files, of which cpu, throttle and jetson_gpu poll the frequency
+  // limits too (borrowed, outliving the collector); null for files of its own.
+  PowerModeCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                     int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
 
   std::string_view name() const override { return "power_mode"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
@@ -51,9 +56,9 @@ class PowerModeCollector final : public Collector {
  private:
   // A pair of min/max frequency files that jetson_clocks sets equal.
   struct Limits {
-    std::optional<PolledFile> affected_cpus;  // CPU policies only.
-    PolledFile min;
-    PolledFile max;
+    std::optional<internal::TickFile> affected_cpus;  // CPU policies only.
+    internal::TickFile min;
+    internal::TickFile max;
   };
 
   Status Scan();
@@ -63,6 +68,7 @@ class PowerModeCollector final : public Collector {
 
   const RootedFs* fs_;  // Not owned.
   internal::RescanSchedule rescan_;
+  internal::CollectorFiles files_;  // Outlives limits_.
   PolledFile status_file_;
   internal::NvpmodelConf conf_;
   bool conf_read_ = false;

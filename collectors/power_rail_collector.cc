@@ -65,8 +65,9 @@ std::string ReadLabel(const RootedFs& fs, const std::string& path) {
 
 }  // namespace
 
-PowerRailCollector::PowerRailCollector(const RootedFs& fs, int rescan_every_ticks)
-    : fs_(&fs), rescan_(rescan_every_ticks) {}
+PowerRailCollector::PowerRailCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                                       int rescan_every_ticks)
+    : fs_(&fs), rescan_(rescan_every_ticks), files_(fs, shared_files) {}
 
 std::vector<const MetricDesc*> PowerRailCollector::Metrics() {
   return {&kInputWatts, &kInputVolts,  &kInputAmperes,    &kRailWatts,
@@ -96,8 +97,8 @@ void PowerRailCollector::FindHwmonRails(std::vector<Rail>& rails) {
       rails.push_back(Rail{
           .name = std::move(label),
           .input = false,
-          .millivolts = PolledFile(*fs_, base + in + "_input"),
-          .milliamps = PolledFile(*fs_, base + curr + "_input"),
+          .millivolts = files_.Open(base + in + "_input"),
+          .milliamps = files_.Open(base + curr + "_input"),
           .milliwatts = std::nullopt,
           .warning_amperes = ReadLimitAmperes(*fs_, base + curr + "_max", false),
           .critical_amperes = ReadLimitAmperes(*fs_, base + curr + "_crit", false),
@@ -130,8 +131,8 @@ void PowerRailCollector::FindIioRails(std::vector<Rail>& rails) {
         Rail rail{
             .name = std::move(label),
             .input = false,
-            .millivolts = PolledFile(*fs_, iio + "in_voltage" + n + "_input"),
-            .milliamps = PolledFile(*fs_, iio + "in_current" + n + "_input"),
+            .millivolts = files_.Open(iio + "in_voltage" + n + "_input"),
+            .milliamps = files_.Open(iio + "in_current" + n + "_input"),
             .milliwatts = std::nullopt,
             .warning_amperes = ReadLimitAmperes(*fs_, iio + "warn_current_limit_" + n, true),
             .critical_amperes = ReadLimitAmperes(*fs_, iio + "crit_current_limit_" + n, true),
@@ -140,7 +141,7 @@ void PowerRailCollector::FindIioRails(std::vector<Rail>& rails) {
             .critical_labels = {},
         };
         if (fs_->Exists(iio + "in_power" + n + "_input")) {
-          rail.milliwatts.emplace(*fs_, iio + "in_power" + n + "_input");
+          rail.milliwatts = files_.Open(iio + "in_power" + n + "_input");
         }
         rails.push_back(std::move(rail));
       }
@@ -149,7 +150,7 @@ void PowerRailCollector::FindIioRails(std::vector<Rail>& rails) {
 }
 
 Status PowerRailCollector::Scan() {
-  internal::ReusableFiles old(*fs_);
+  internal::ReusableFiles old(files_);
   for (Rail& rail : rails_) {
     old.Keep(std::move(rail.millivolts));
     old.Keep(std::move(rail.milliamps));
@@ -188,7 +189,7 @@ bool PowerRailCollector::ReadRail(Rail& rail, WallTime now, std::vector<Sample>&
   const MetricDesc& amperes_desc = rail.input ? kInputAmperes : kRailAmperes;
   const SeriesLabels& labels = rail.labels;
 
-  const auto read = [&](PolledFile& file, const MetricDesc& desc) -> Result<double> {
+  const auto read = [&](internal::TickFile& file, const MetricDesc& desc) -> Result<double> {
     auto raw = ReadSysfsInt(file, text_);
     if (!raw.ok()) {
       vanished |= raw.status().IsNotFound();
@@ -223,6 +224,7 @@ bool PowerRailCollector::ReadRail(Rail& rail, WallTime now, std::vector<Sample>&
 
 Status PowerRailCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   const std::size_t start = out.size();  // Other collectors' samples come first.
+  files_.StartCollection();
   if (rescan_.StartTick()) scan_status_ = Scan();
   if (!scan_status_.ok()) return scan_status_;
   bool vanished = false;

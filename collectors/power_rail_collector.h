@@ -54,8 +54,13 @@ namespace edgemond::collectors {
 class PowerRailCollector final : public Collector {
  public:
   // `fs` is borrowed and must outlive the collector.
-  explicit PowerRailCollector(
-      const RootedFs& fs, int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
+  explicit PowerRailCollector(const RootedFs& fs,
+                              int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks)
+      : PowerRailCollector(fs, nullptr, rescan_every_ticks) {}
+  // `shared_files`: the runner's files, which hwmon polls too (borrowed, outliving the
+  // collector); null for files of its own.
+  PowerRailCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                     int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
 
   std::string_view name() const override { return "power_rail"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
@@ -70,9 +75,9 @@ class PowerRailCollector final : public Collector {
   struct Rail {
     std::string name;
     bool input = false;
-    PolledFile millivolts;
-    PolledFile milliamps;
-    std::optional<PolledFile> milliwatts;  // ina3221x only.
+    internal::TickFile millivolts;
+    internal::TickFile milliamps;
+    std::optional<internal::TickFile> milliwatts;  // ina3221x only.
     std::optional<double> warning_amperes;
     std::optional<double> critical_amperes;
     // Set once name and input are final: {rail} ({} for the input), and {rail, level} for the
@@ -90,6 +95,7 @@ class PowerRailCollector final : public Collector {
 
   const RootedFs* fs_;  // Not owned.
   internal::RescanSchedule rescan_;
+  internal::CollectorFiles files_;  // Outlives rails_.
   std::vector<Rail> rails_;
   Status scan_status_;
   std::string text_;  // Reused every read.

@@ -33,8 +33,9 @@ struct FoundZone {
 
 }  // namespace
 
-ThermalCollector::ThermalCollector(const RootedFs& fs, int rescan_every_ticks)
-    : fs_(&fs), rescan_every_ticks_(std::max(1, rescan_every_ticks)) {}
+ThermalCollector::ThermalCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                                   int rescan_every_ticks)
+    : fs_(&fs), rescan_every_ticks_(std::max(1, rescan_every_ticks)), files_(fs, shared_files) {}
 
 std::vector<const MetricDesc*> ThermalCollector::Metrics() {
   return {&kZoneCelsius, &kTripCelsius};
@@ -71,11 +72,9 @@ Status ThermalCollector::Scan() {
   for (std::size_t i = 0; i < found.size(); ++i) {
     const FoundZone& f = found[i];
     const std::string temp_path = f.dir + "/temp";
-    // Keep the fd of a zone we already had open.
-    const auto old = std::find_if(zones_.begin(), zones_.end(),
-                                  [&](const Zone& z) { return z.temp.path() == temp_path; });
+    // A zone we already had keeps its open fd: the old zone still holds it.
     Zone zone{.labels = {{"zone", names[i]}, {"type", f.type}},
-              .temp = old != zones_.end() ? std::move(old->temp) : PolledFile(*fs_, temp_path),
+              .temp = files_.Open(temp_path),
               .mode = std::nullopt,
               .trips = {},
               .placeholder = internal::IsPlaceholderZone(f.type)};
@@ -140,6 +139,7 @@ bool ThermalCollector::ReadZones(WallTime now, std::vector<Sample>& out) {
 
 Status ThermalCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
   const std::size_t start = out.size();  // Other collectors' samples come first.
+  files_.StartCollection();
   ++tick_;
   bool scanned = false;
   if (tick_ == 1 || tick_ - last_scan_tick_ >= static_cast<std::uint64_t>(rescan_every_ticks_)) {

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "collectors/collector.h"
+#include "collectors/internal/tick_files.h"
 
 namespace edgemond::collectors {
 
@@ -48,7 +49,12 @@ class ThermalCollector final : public Collector {
   static constexpr int kDefaultRescanEveryTicks = 60;
 
   // `fs` is borrowed and must outlive the collector.
-  explicit ThermalCollector(const RootedFs& fs, int rescan_every_ticks = kDefaultRescanEveryTicks);
+  explicit ThermalCollector(const RootedFs& fs, int rescan_every_ticks = kDefaultRescanEveryTicks)
+      : ThermalCollector(fs, nullptr, rescan_every_ticks) {}
+  // `shared_files`: the runner's files, of which jetson_gpu polls a zone's temp too (borrowed,
+  // outliving the collector); null for files of its own.
+  ThermalCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                   int rescan_every_ticks = kDefaultRescanEveryTicks);
 
   std::string_view name() const override { return "thermal"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
@@ -64,7 +70,7 @@ class ThermalCollector final : public Collector {
   };
   struct Zone {
     SeriesLabels labels;  // {zone, type}
-    PolledFile temp;
+    internal::TickFile temp;
     std::optional<PolledFile> mode;
     std::vector<Trip> trips;
     bool placeholder = false;  // Not read: see internal::IsPlaceholderZone().
@@ -76,6 +82,7 @@ class ThermalCollector final : public Collector {
 
   const RootedFs* fs_;  // Not owned.
   const int rescan_every_ticks_;
+  internal::CollectorFiles files_;  // Outlives zones_.
   std::vector<Zone> zones_;
   Status scan_status_;  // The last scan's error; OK when it found zones.
   std::uint64_t tick_ = 0;

@@ -32,9 +32,11 @@ bool IsCpufreqCoolingDevice(std::string_view type) {
 
 }  // namespace
 
-ThrottleCollector::ThrottleCollector(const RootedFs& fs, int rescan_every_ticks)
+ThrottleCollector::ThrottleCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                                     int rescan_every_ticks)
     : fs_(&fs),
       rescan_(rescan_every_ticks),
+      files_(fs, shared_files),
       cpu_cap_labels_(ThrottleLabels(kCpu, kReasonFrequencyCap)),
       cpu_thermal_labels_(ThrottleLabels(kCpu, kReasonThermal)),
       under_voltage_labels_(ThrottleLabels(kBoard, kReasonUnderVoltage)) {}
@@ -43,11 +45,12 @@ std::vector<const MetricDesc*> ThrottleCollector::Metrics() { return {&internal:
 
 Status ThrottleCollector::Scan() {
   rescan_.Scanned();
-  internal::ReusableFiles old(*fs_);
+  internal::ReusableFiles old_limits(files_);
   for (Policy& policy : policies_) {
-    old.Keep(std::move(policy.affected_cpus));
-    old.Keep(std::move(policy.scaling_max));
+    old_limits.Keep(std::move(policy.affected_cpus));
+    old_limits.Keep(std::move(policy.scaling_max));
   }
+  internal::ReusableFiles old(*fs_);
   for (PolledFile& file : cooling_states_) old.Keep(std::move(file));
   if (under_voltage_alarm_) old.Keep(std::move(*under_voltage_alarm_));
   policies_.clear();
@@ -61,8 +64,8 @@ Status ThrottleCollector::Scan() {
       auto text = fs_->ReadFile(dir + "cpuinfo_max_freq", 64);
       auto khz = text.ok() ? internal::ParseSysfsInt(*text) : Result<std::int64_t>(text.status());
       if (!khz.ok() || *khz <= 0) continue;
-      policies_.push_back(
-          Policy{old.Take(dir + "affected_cpus"), old.Take(dir + "scaling_max_freq"), *khz});
+      policies_.push_back(Policy{old_limits.Take(dir + "affected_cpus"),
+                                 old_limits.Take(dir + "scaling_max_freq"), *khz});
     }
   }
   if (auto entries = fs_->ListDir(kThermalDir); entries.ok()) {
@@ -155,6 +158,7 @@ void ThrottleCollector::CollectUnderVoltage(WallTime now, std::vector<Sample>& o
 }
 
 Status ThrottleCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
+  files_.StartCollection();
   if (rescan_.StartTick() || rescan_next_tick_) scan_status_ = Scan();
   rescan_next_tick_ = false;
   if (!scan_status_.ok()) return scan_status_;

@@ -40,7 +40,12 @@ class ThrottleCollector final : public Collector {
  public:
   // `fs` is borrowed and must outlive the collector.
   explicit ThrottleCollector(const RootedFs& fs,
-                             int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
+                             int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks)
+      : ThrottleCollector(fs, nullptr, rescan_every_ticks) {}
+  // `shared_files`: the runner's files, of which cpu and power_mode poll the cpufreq limits too
+  // (borrowed, outliving the collector); null for files of its own.
+  ThrottleCollector(const RootedFs& fs, internal::TickFiles* shared_files,
+                    int rescan_every_ticks = internal::RescanSchedule::kDefaultEveryTicks);
 
   std::string_view name() const override { return "throttle"; }
   std::vector<const MetricDesc*> Describe() const override { return Metrics(); }
@@ -50,8 +55,8 @@ class ThrottleCollector final : public Collector {
 
  private:
   struct Policy {
-    PolledFile affected_cpus;
-    PolledFile scaling_max;
+    internal::TickFile affected_cpus;
+    internal::TickFile scaling_max;
     std::int64_t hardware_max_khz = 0;
   };
 
@@ -62,6 +67,7 @@ class ThrottleCollector final : public Collector {
 
   const RootedFs* fs_;  // Not owned.
   internal::RescanSchedule rescan_;
+  internal::CollectorFiles files_;  // Outlives policies_.
   std::vector<Policy> policies_;
   std::vector<PolledFile> cooling_states_;
   std::optional<PolledFile> under_voltage_alarm_;

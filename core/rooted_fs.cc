@@ -206,7 +206,10 @@ Result<std::string> RootedFs::ReadFile(std::string_view path, std::size_t max_by
   if (fd < 0) return Status::FromErrno(-fd, DevicePath(path));
   UniqueFd owned(fd);
   std::string out;
-  EDGEMOND_RETURN_IF_ERROR(PreadAll(owned.get(), max_bytes, path, out));
+  // As for PolledFile: outside /proc, a short read ends the file (sysfs attributes, regular files).
+  const FileEnd file_end =
+      StartsWith(Relative(path), "proc/") ? FileEnd::kEmptyRead : FileEnd::kShortRead;
+  EDGEMOND_RETURN_IF_ERROR(PreadAll(owned.get(), max_bytes, path, out, file_end));
   return out;
 }
 
@@ -283,6 +286,9 @@ bool RootedFs::IsDirectory(std::string_view path) const {
   return true;
 }
 
+PolledFile::PolledFile(const RootedFs& fs, std::string path)
+    : fs_(&fs), path_(std::move(path)), read_to_empty_(StartsWith(path_, "/proc/")) {}
+
 Result<std::string> PolledFile::Read() {
   std::string out;
   EDGEMOND_RETURN_IF_ERROR(ReadInto(out));
@@ -295,8 +301,7 @@ Status PolledFile::ReadInto(std::string& out) {
       EDGEMOND_ASSIGN_OR_RETURN(fd_, fs_->OpenFile(path_, O_RDONLY));
     }
     // Everything polled outside /proc is a sysfs attribute (or a regular file).
-    const FileEnd file_end =
-        StartsWith(path_, "/proc/") ? FileEnd::kEmptyRead : FileEnd::kShortRead;
+    const FileEnd file_end = read_to_empty_ ? FileEnd::kEmptyRead : FileEnd::kShortRead;
     Status status = PreadAll(fd_.get(), RootedFs::kDefaultMaxBytes, path_, out, file_end);
     if (status.ok()) return status;
     const int err = status.error_number();

@@ -47,7 +47,9 @@ class RootedFs final {
   // The canonical host path of the root, without a trailing slash ("" for "/").
   const std::string& root() const { return root_; }
 
-  // Reads a whole file. Errors map through Status::FromErrno and name the device path.
+  // Reads a whole file. Errors map through Status::FromErrno and name the device path. Below
+  // /proc, only an empty read ends the file (seq_files may return less before their end);
+  // elsewhere a short read does, which saves a pread per sysfs attribute.
   Result<std::string> ReadFile(std::string_view path,
                                std::size_t max_bytes = kDefaultMaxBytes) const;
 
@@ -85,7 +87,7 @@ class RootedFs final {
 // If the device went away (ENODEV, ENOENT, ENXIO) the next Read() reopens the path once.
 class PolledFile final {
  public:
-  PolledFile(const RootedFs& fs, std::string path) : fs_(&fs), path_(std::move(path)) {}
+  PolledFile(const RootedFs& fs, std::string path);
 
   // The file's whole content (up to RootedFs::kDefaultMaxBytes).
   Result<std::string> Read();
@@ -97,6 +99,9 @@ class PolledFile final {
  private:
   const RootedFs* fs_;  // Not owned; outlives this object.
   std::string path_;
+  // Whether only an empty read ends the file (/proc's seq_files) rather than a short one (sysfs
+  // attributes, regular files). Decided once: comparing the path on every read costs a cache miss.
+  bool read_to_empty_;
   UniqueFd fd_;
 };
 

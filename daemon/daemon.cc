@@ -116,8 +116,7 @@ Status Daemon::Start() {
 
   const collectors::CollectorsConfig collectors_config = CollectorsConfigFor(config_);
   EDGEMOND_RETURN_IF_ERROR(collectors::ValidateCollectorsConfig(collectors_config));
-  runner_ = std::make_unique<collectors::CollectorRunner>(
-      collectors::MakeBuiltinCollectors(fs_, collectors_config, clock_), clock_);
+  runner_ = collectors::MakeBuiltinRunner(fs_, collectors_config, clock_);
 
   storage::StorageOptions storage_options;
   storage_options.path = config_.storage.path;
@@ -543,8 +542,7 @@ void Daemon::ApplyConfig(Config next) {
       spdlog::error("collectors: {}; keeping the running ones", valid.ToString());
       next.collectors = config_.collectors;
     } else {
-      runner_ = std::make_unique<collectors::CollectorRunner>(
-          collectors::MakeBuiltinCollectors(fs_, collectors_config, clock_), clock_);
+      runner_ = collectors::MakeBuiltinRunner(fs_, collectors_config, clock_);
       spdlog::info("collectors restarted with the new selection");
     }
   }

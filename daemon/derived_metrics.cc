@@ -66,11 +66,64 @@ const SeriesLabels& SampleDeriver::HeadroomLabels(std::string_view zone, std::st
   return it->second.labels;
 }
 
+bool SampleDeriver::PlanFits() const {
+  if (plan_zones_ != zones_.size() || plan_inputs_.size() != zones_.size() + trips_.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < zones_.size(); ++i) {
+    if (!plan_inputs_[i].SharesWith(zones_[i]->labels)) return false;
+  }
+  for (std::size_t i = 0; i < trips_.size(); ++i) {
+    if (!plan_inputs_[zones_.size() + i].SharesWith(trips_[i]->labels)) return false;
+  }
+  return true;
+}
+
+void SampleDeriver::MakePlan() {
+  ++plans_made_;
+  headroom_used_ = 0;
+  trip_mins_.clear();  // The trip samples by (zone, trip type).
+  for (std::size_t i = 0; i < trips_.size(); ++i) {
+    const std::string_view zone = LabelOf(*trips_[i], "zone");
+    const std::string_view type = LabelOf(*trips_[i], "trip_type");
+    auto found = std::find_if(trip_mins_.begin(), trip_mins_.end(), [&](const TripMin& trip) {
+      return trip.zone == zone && trip.trip_type == type;
+    });
+    if (found == trip_mins_.end()) found = trip_mins_.insert(trip_mins_.end(), {zone, type, {}});
+    found->trips.push_back(i);
+  }
+  plan_.clear();
+  for (std::size_t z = 0; z < zones_.size(); ++z) {
+    const std::string_view zone_name = LabelOf(*zones_[z], "zone");
+    zone_trips_.clear();
+    for (const TripMin& trip : trip_mins_) {
+      if (trip.zone == zone_name) zone_trips_.push_back(&trip);
+    }
+    // By trip type, so that a zone's series always come in the same order.
+    std::sort(zone_trips_.begin(), zone_trips_.end(),
+              [](const TripMin* a, const TripMin* b) { return a->trip_type < b->trip_type; });
+    for (const TripMin* trip : zone_trips_) {
+      plan_.push_back(Headroom{
+          z, trip->trips, HeadroomLabels(zone_name, LabelOf(*zones_[z], "type"), trip->trip_type)});
+    }
+  }
+  // Forget the labels of series that were not derived this time (a zone that went away). When
+  // this call used every entry, none is stale and the map need not be walked.
+  if (headroom_used_ != headroom_labels_.size()) {
+    for (auto it = headroom_labels_.begin(); it != headroom_labels_.end();) {
+      it = it->second.used_at == calls_ ? std::next(it) : headroom_labels_.erase(it);
+    }
+  }
+  plan_inputs_.clear();
+  for (const Sample* zone : zones_) plan_inputs_.push_back(zone->labels);
+  for (const Sample* trip : trips_) plan_inputs_.push_back(trip->labels);
+  plan_zones_ = zones_.size();
+}
+
 std::vector<Sample> SampleDeriver::Derive(const std::vector<Sample>& samples,
                                           const std::vector<collectors::CollectorState>& collectors,
                                           const DerivedOptions& options, WallTime now) {
   ++calls_;
-  headroom_used_ = 0;
   std::vector<Sample> out;
   out.reserve(last_count_);
   collector_labels_.resize(collectors.size());
@@ -86,8 +139,8 @@ std::vector<Sample> SampleDeriver::Derive(const std::vector<Sample>& samples,
   }
 
   std::optional<double> available, total, input_watts;
-  trips_.clear();  // The lowest trip point by (zone, trip type).
   zones_.clear();  // Zones in the order they came.
+  trips_.clear();
   // A collector's samples of one metric come together: look the description up once per run.
   const MetricDesc* run_desc = nullptr;
   Input input = Input::kNone;
@@ -108,16 +161,7 @@ std::vector<Sample> SampleDeriver::Derive(const std::vector<Sample>& samples,
     } else if (input == Input::kZone) {
       zones_.push_back(&sample);
     } else if (input == Input::kTrip) {
-      const std::string_view zone = LabelOf(sample, "zone");
-      const std::string_view type = LabelOf(sample, "trip_type");
-      const auto found = std::find_if(trips_.begin(), trips_.end(), [&](const TripMin& trip) {
-        return trip.zone == zone && trip.trip_type == type;
-      });
-      if (found == trips_.end()) {
-        trips_.push_back(TripMin{zone, type, *sample.value});
-      } else {
-        found->celsius = std::min(found->celsius, *sample.value);
-      }
+      trips_.push_back(&sample);
     }
   }
   if (available && total && *total > 0) {
@@ -127,27 +171,12 @@ std::vector<Sample> SampleDeriver::Derive(const std::vector<Sample>& samples,
     out.push_back(
         Sample{&kPowerBudgetRatio, {}, *input_watts / options.power_budget_watts, "", now});
   }
-  for (const Sample* zone : zones_) {
-    const std::string_view zone_name = LabelOf(*zone, "zone");
-    zone_trips_.clear();
-    for (const TripMin& trip : trips_) {
-      if (trip.zone == zone_name) zone_trips_.push_back(&trip);
-    }
-    // By trip type, so that a zone's series always come in the same order.
-    std::sort(zone_trips_.begin(), zone_trips_.end(),
-              [](const TripMin* a, const TripMin* b) { return a->trip_type < b->trip_type; });
-    for (const TripMin* trip : zone_trips_) {
-      out.push_back(Sample{&kTripHeadroom,
-                           HeadroomLabels(zone_name, LabelOf(*zone, "type"), trip->trip_type),
-                           trip->celsius - *zone->value, "", now});
-    }
-  }
-  // Forget the labels of series that were not derived this time (a zone that went away). When
-  // this call used every entry, none is stale and the map need not be walked.
-  if (headroom_used_ != headroom_labels_.size()) {
-    for (auto it = headroom_labels_.begin(); it != headroom_labels_.end();) {
-      it = it->second.used_at == calls_ ? std::next(it) : headroom_labels_.erase(it);
-    }
+  if (!PlanFits()) MakePlan();
+  for (const Headroom& headroom : plan_) {
+    double celsius = *trips_[headroom.trips.front()]->value;
+    for (const std::size_t trip : headroom.trips) celsius = std::min(celsius, *trips_[trip]->value);
+    out.push_back(
+        Sample{&kTripHeadroom, headroom.labels, celsius - *zones_[headroom.zone]->value, "", now});
   }
   last_count_ = out.size();
   return out;

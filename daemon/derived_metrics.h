@@ -16,7 +16,10 @@
 //
 // A series is derived only when every input has a value (never from a gap). The result depends
 // only on the arguments; a SampleDeriver also keeps, between collections, the labels of the series
-// it derived (built once per series, as a collector keeps its own) and its scratch buffers.
+// it derived (built once per series, as a collector keeps its own) and its scratch buffers, and
+// which zone goes with which trip points: it matches them by label values when the zone and trip
+// samples are not the series it saw last time (recognized by their labels' identity), so a
+// collection like the last one compares no label strings.
 
 #ifndef EDGEMOND_DAEMON_DERIVED_METRICS_H_
 #define EDGEMOND_DAEMON_DERIVED_METRICS_H_
@@ -48,19 +51,34 @@ class SampleDeriver {
                              const std::vector<collectors::CollectorState>& collectors,
                              const DerivedOptions& options, WallTime now);
 
+  // How many times the zones were matched with their trip points (for tests).
+  std::uint64_t TEST_plans_made() const { return plans_made_; }
+
  private:
   struct TripMin {
-    std::string_view zone;       // Points into the samples being derived from.
-    std::string_view trip_type;  // Likewise.
-    double celsius;
+    std::string_view zone;           // Points into the samples being derived from.
+    std::string_view trip_type;      // Likewise.
+    std::vector<std::size_t> trips;  // Its trip samples: indices into trips_.
   };
   struct CachedLabels {
     SeriesLabels labels;
     std::uint64_t used_at = 0;  // The call that last used them (calls_).
   };
+  // One headroom series: its zone sample, the trip samples whose lowest value it compares with,
+  // and its labels.
+  struct Headroom {
+    std::size_t zone;                // Index into zones_.
+    std::vector<std::size_t> trips;  // Indices into trips_.
+    SeriesLabels labels;
+  };
 
   const SeriesLabels& HeadroomLabels(std::string_view zone, std::string_view type,
                                      std::string_view trip_type);
+  // Whether this call's zone and trip samples are the series the plan was made for, recognized
+  // by their labels' identity (a collector keeps a series' labels while the series exists).
+  bool PlanFits() const;
+  // Matches zones with their trip points by label values, and keeps the result in plan_.
+  void MakePlan();
 
   std::uint64_t calls_ = 0;
   // By metric description (static storage, so the keys are bounded), looked up by name once.
@@ -69,8 +87,15 @@ class SampleDeriver {
   // {zone, type, trip_type} by "zone\0type\0trip_type"; entries a call does not use are dropped.
   std::map<std::string, CachedLabels> headroom_labels_;
   std::size_t headroom_used_ = 0;  // Entries of headroom_labels_ this call has used.
+  // The headroom series, in output order, and the labels of the zone and trip samples they were
+  // planned for (zones first), kept so that no other series can take their addresses.
+  std::vector<Headroom> plan_;
+  std::vector<SeriesLabels> plan_inputs_;
+  std::size_t plan_zones_ = 0;
+  std::uint64_t plans_made_ = 0;
   // Scratch, kept for its capacity.
-  std::vector<TripMin> trips_;
+  std::vector<TripMin> trip_mins_;
+  std::vector<const Sample*> trips_;
   std::vector<const Sample*> zones_;
   std::vector<const TripMin*> zone_trips_;
   std::string key_;

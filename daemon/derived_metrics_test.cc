@@ -64,5 +64,54 @@ TEST(DerivedMetricsTest, RatiosHeadroomAndFailingCollectors) {
   EXPECT_TRUE(without.empty());
 }
 
+// A SampleDeriver matches zones with their trip points by label values once, then recognizes the
+// same series by their labels' identity; it must derive what a fresh one derives, every time.
+TEST(DerivedMetricsTest, KeptPlanDerivesWhatAFreshDeriverDerives) {
+  std::vector<Sample> samples = {
+      Sample{&kZone, {{"zone", "cpu"}, {"type", "cpu"}}, 91.5, "", {}},
+      Sample{&kZone, {{"zone", "gpu"}, {"type", "gpu"}}, 60.0, "", {}},
+      Trip("cpu", "passive", "0", 95),
+      Trip("cpu", "passive", "1", 90),
+      Trip("cpu", "critical", "2", 105),
+      Trip("gpu", "passive", "0", 95),
+  };
+  SampleDeriver deriver;
+  const auto derive = [&] { return ByKey(deriver.Derive(samples, {}, {}, {})); };
+  const auto fresh = [&] { return ByKey(DeriveSamples(samples, {}, {}, {})); };
+  const std::string gpu_passive =
+      "edgemond_thermal_zone_trip_headroom_celsius{trip_type=\"passive\",type=\"gpu\","
+      "zone=\"gpu\"}";
+
+  EXPECT_EQ(derive(), fresh());
+  EXPECT_EQ(derive().size(), 3u);
+  EXPECT_EQ(deriver.TEST_plans_made(), 1u);
+
+  // New values, same series: the plan is kept and the values follow.
+  samples[0].value = 92.0;
+  samples[3].value = 85.0;
+  samples[1].value = 70.0;
+  EXPECT_EQ(derive(), fresh());
+  EXPECT_EQ(derive()[gpu_passive], 25.0);
+  EXPECT_EQ(deriver.TEST_plans_made(), 1u);
+
+  // A zone without a reading drops out: a new plan.
+  samples[1].value.reset();
+  EXPECT_EQ(derive(), fresh());
+  EXPECT_EQ(derive().count(gpu_passive), 0u);
+  EXPECT_EQ(deriver.TEST_plans_made(), 2u);
+  samples[1].value = 70.0;
+  EXPECT_EQ(derive(), fresh());
+  EXPECT_EQ(deriver.TEST_plans_made(), 3u);
+
+  // A rescan builds new labels (here: the gpu zone renamed): a new plan, the new name.
+  samples[1].labels = Labels{{"zone", "gpu0"}, {"type", "gpu"}};
+  samples[5] = Trip("gpu0", "passive", "0", 95);
+  const auto renamed = derive();
+  EXPECT_EQ(renamed, fresh());
+  EXPECT_EQ(renamed.count(gpu_passive), 0u);
+  EXPECT_EQ(renamed.size(), 3u);
+  EXPECT_EQ(deriver.TEST_plans_made(), 4u);
+}
+
 }  // namespace
 }  // namespace edgemond::daemon

@@ -237,8 +237,7 @@ void SelfbenchController::StartSession(const selfbench::ModelSpec& spec, Benchma
       std::chrono::milliseconds(std::llround(settings_.idle_power_seconds * 1000));
   if (!power_runner_ || !SameCollectors(collectors_config_, power_runner_config_)) {
     power_runner_config_ = collectors_config_;
-    power_runner_ = std::make_unique<collectors::CollectorRunner>(
-        collectors::MakeBuiltinCollectors(fs_, power_runner_config_, clock_), clock_);
+    power_runner_ = collectors::MakeBuiltinRunner(fs_, power_runner_config_, clock_);
   }
   const SteadyTime now = clock_.Now();
   spdlog::info("benchmarking model {} (run {}, {}): {}", spec.name, run.id, run.trigger,

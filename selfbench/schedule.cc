@@ -34,13 +34,23 @@ void Schedule::SetModels(const std::vector<ModelSpec>& models,
 
 void Schedule::Observe(SteadyTime at, const std::vector<Sample>& samples) {
   Load load{at, std::nullopt, std::nullopt};
+  // A collector's samples of one metric come together: compare the name once per run of them.
+  enum class Kind { kOther, kCpu, kGpu };
+  const MetricDesc* run_desc = nullptr;
+  Kind kind = Kind::kOther;
   for (const Sample& sample : samples) {
     if (sample.desc == nullptr || !sample.value) continue;
-    if (sample.desc->name == "edgemond_cpu_utilization_ratio") {
+    if (sample.desc != run_desc) {
+      run_desc = sample.desc;
+      kind = sample.desc->name == "edgemond_cpu_utilization_ratio"   ? Kind::kCpu
+             : sample.desc->name == "edgemond_gpu_utilization_ratio" ? Kind::kGpu
+                                                                     : Kind::kOther;
+    }
+    if (kind == Kind::kCpu) {
       for (const Label& label : sample.labels) {
         if (label.name == "cpu" && label.value == "all") load.cpu = *sample.value;
       }
-    } else if (sample.desc->name == "edgemond_gpu_utilization_ratio") {
+    } else if (kind == Kind::kGpu) {
       load.gpu = std::max(load.gpu.value_or(*sample.value), *sample.value);
     }
   }

@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 
+#include "collectors/internal/tick_files.h"
 #include "core/rooted_fs.h"
 
 namespace edgemond::collectors::internal {
@@ -41,27 +43,39 @@ class RescanSchedule {
 
 // Carries open files over a rescan: the files of the old device list are handed in, and the new
 // list takes each path's open file back (or a fresh one), so a rescan reopens only what is new.
+// `File` is PolledFile (a collector's own files, opened through the RootedFs) or TickFile (files
+// opened through CollectorFiles, which other collectors may share).
+template <typename File>
 class ReusableFiles {
  public:
-  explicit ReusableFiles(const RootedFs& fs) : fs_(&fs) {}
+  using Source = std::conditional_t<std::is_same_v<File, TickFile>, CollectorFiles, const RootedFs>;
 
-  void Keep(PolledFile file) {
+  explicit ReusableFiles(Source& source) : source_(&source) {}
+
+  void Keep(File file) {
     std::string path = file.path();
     files_.insert_or_assign(std::move(path), std::move(file));
   }
-  PolledFile Take(const std::string& path) {
+  File Take(const std::string& path) {
     if (auto it = files_.find(path); it != files_.end()) {
-      PolledFile file = std::move(it->second);
+      File file = std::move(it->second);
       files_.erase(it);
       return file;
     }
-    return PolledFile(*fs_, path);
+    if constexpr (std::is_same_v<File, TickFile>) {
+      return source_->Open(path);
+    } else {
+      return PolledFile(*source_, path);
+    }
   }
 
  private:
-  const RootedFs* fs_;  // Not owned.
-  std::unordered_map<std::string, PolledFile> files_;
+  Source* source_;  // Not owned.
+  std::unordered_map<std::string, File> files_;
 };
+
+ReusableFiles(const RootedFs&)->ReusableFiles<PolledFile>;
+ReusableFiles(CollectorFiles&)->ReusableFiles<TickFile>;
 
 }  // namespace edgemond::collectors::internal
 

@@ -83,4 +83,9 @@ Result<std::int64_t> ReadSysfsInt(PolledFile& file, std::string& buffer) {
   return ParseSysfsInt(buffer);
 }
 
+Result<std::int64_t> ReadSysfsInt(TickFile& file, std::string& buffer) {
+  EDGEMOND_RETURN_IF_ERROR(file.ReadInto(buffer));
+  return ParseSysfsInt(buffer);
+}
+
 }  // namespace edgemond::collectors::internal

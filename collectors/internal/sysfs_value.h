@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "collectors/internal/tick_files.h"
 #include "core/result.h"
 #include "core/rooted_fs.h"
 
@@ -42,6 +43,7 @@ std::string MissingReasonFromStatus(const Status& status);
 // Reads a one-number attribute through a kept-open file (one pread) and parses it; `buffer` is
 // reused between calls to avoid an allocation per read.
 Result<std::int64_t> ReadSysfsInt(PolledFile& file, std::string& buffer);
+Result<std::int64_t> ReadSysfsInt(TickFile& file, std::string& buffer);
 
 }  // namespace edgemond::collectors::internal
 
