@@ -13,25 +13,15 @@ Usage: bench/daemon_ab.py FIRST_BUILD SECOND_BUILD [--board jetson-orin-jp6] [--
 """
 
 import argparse
-import glob
 import os
 import statistics
 import subprocess
 import tempfile
 import time
 
+from daemon_cost import cpu_ns  # This script's directory is on the path.
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def cpu_ns(pid):
-    total = 0
-    for path in glob.glob(f"/proc/{pid}/task/*/schedstat"):
-        try:
-            with open(path) as f:
-                total += int(f.read().split()[0])
-        except (OSError, ValueError, IndexError):
-            pass  # A thread that exited between glob and open.
-    return total
 
 
 def main():
