@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "collectors/collector_runner.h"
+#include "collectors/collector_test_util.h"
 #include "core/text.h"
 #include "tests/testing/fake_clock.h"
 #include "tests/testing/temp_dir.h"
@@ -99,14 +100,7 @@ std::map<std::string, std::string> Contents(const TickReport& report) {
   std::map<std::string, std::string> out;
   for (const Sample& sample : report.samples) {
     if (sample.desc->name == std::string_view("edgemond_collector_duration_seconds")) continue;
-    std::ostringstream what;
-    what.precision(17);
-    if (sample.value) {
-      what << *sample.value;
-    } else {
-      what << "missing (" << sample.missing_reason << ")";
-    }
-    out[SeriesKey(sample)] = what.str();
+    out[SeriesKey(sample)] = testing::Describe(sample);
   }
   return out;
 }
