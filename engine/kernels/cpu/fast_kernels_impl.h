@@ -598,12 +598,12 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   });
 }
 
-// Where a planar tile reads: value (c, kh, kw) of the window of the tile's row r is
-// x[c * plane + kh * row_step + r * kStride + kw].
+// Where a planar tile reads: value i = (c, kh, kw) of the window of the tile's row r is
+// x[offset[i] + r * kStride], offset[i] = c * plane + kh * row_step + kw for the image or the
+// patch the window lies in.
 struct PlanarWindow {
   const float* x;
-  int64_t plane;
-  int64_t row_step;
+  const int64_t* offset;
 };
 
 // A tile of kRows pixels of one output row of a convolution on a planar (NCHW) image: the
@@ -617,23 +617,23 @@ inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w
   constexpr int kVecs = kP * kPanelVecs;
   Vec acc[kR][kVecs];
   InitTile(acc, io.mr, io);
-  for (int64_t c = 0; c < g.in_c; ++c) {
-    for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
-      const float* row = in.x + c * in.plane + kh * in.row_step;
-      for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-        Vec b[kVecs];
-        for (int q = 0; q < kP; ++q) {
-          for (int j = 0; j < kPanelVecs; ++j) {
-            b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
-          }
-        }
-        for (int r = 0; r < kR; ++r) {
-          const Vec s = Set1(row[kw + r * kStride]);
-          for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
-        }
-        w += kPanelWidth;
+  // One loop over the whole reduction through the offset table, not three nested ones: the
+  // kernel_w loop of a 7x7 first layer ran 7 steps and then left, and those exits took 15 % of
+  // the layer (224x224 3->64 7x7, alone: 2.38 -> 2.02 ms on AVX-512).
+  const int64_t k = g.in_c * g.kernel_h * g.kernel_w;
+  for (int64_t i = 0; i < k; ++i) {
+    const float* row = in.x + in.offset[i];
+    Vec b[kVecs];
+    for (int q = 0; q < kP; ++q) {
+      for (int j = 0; j < kPanelVecs; ++j) {
+        b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
       }
     }
+    for (int r = 0; r < kR; ++r) {
+      const Vec s = Set1(row[r * kStride]);
+      for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
+    }
+    w += kPanelWidth;
   }
   StoreTile<kAct>(acc, io.mr, io, g.activation);
 }
@@ -678,6 +678,17 @@ void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
   int64_t ow_hi = g.out_w;
   while (ow_hi > ow_lo && (ow_hi - 1) * g.stride_w - g.pad_left + g.kernel_w > g.in_w) --ow_hi;
   const int64_t pitch = (kRows - 1) * g.stride_w + g.kernel_w;
+  // Where each step (c, kh, kw) of the reduction reads, in the image and in a border tile's patch.
+  int64_t image_offset[kMaxNchwInputReduction];
+  int64_t patch_offset[kMaxNchwInputReduction];
+  for (int64_t c = 0, i = 0; c < g.in_c; ++c) {
+    for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+      for (int64_t kw = 0; kw < g.kernel_w; ++kw, ++i) {
+        image_offset[i] = c * plane + kh * g.dilation_h * g.in_w + kw;
+        patch_offset[i] = (c * g.kernel_h + kh) * pitch + kw;
+      }
+    }
+  }
   ParallelFor(pool, g.batch * g.out_h, 1, [&](int64_t begin, int64_t end) {
     alignas(64) float buf[kRows * kReductionChunk];
     alignas(64) float patch[kPlanarPatchFloats];
@@ -693,9 +704,9 @@ void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
         const int64_t p0 = oh * g.out_w + ow0;
         const int64_t y_base = (n * pixels + p0) * g.y_pixel_stride;
         const int64_t iw0 = ow0 * g.stride_w - g.pad_left;
-        PlanarWindow in{patch, g.kernel_h * pitch, pitch};
+        PlanarWindow in{patch, patch_offset};
         if (planar_tiles && rows_inside && mr == kRows && ow0 >= ow_lo && ow0 + kRows <= ow_hi) {
-          in = PlanarWindow{x + ih0 * g.in_w + iw0, plane, g.dilation_h * g.in_w};
+          in = PlanarWindow{x + ih0 * g.in_w + iw0, image_offset};
         } else if (planar_tiles) {
           // The window rows of the tile, zero outside the image.
           for (int64_t c = 0; c < g.in_c; ++c) {
