@@ -367,6 +367,53 @@ inline DirectTileFn DirectTilePanels(int64_t tile_panels) {
 // The most taps one indirection table holds (kNhwcConvMaxTaps).
 constexpr int kMaxTaps = 64;
 
+// A whole kRows x (kP * kPanelWidth) tile over the whole reduction, reading each row of each tap
+// where the indirection table points (rows[t * kRows + r], `cin` floats: in the image, or the
+// zeros of the padding), without the chunk buffer's copy. Serves the tiles DirectTile cannot:
+// those at the image's borders and those that run over the end of an output row, most tiles of
+// a 14x14 layer. Stores io.mr rows.
+template <Activation kAct, int kP = kTilePanels>
+inline void IndirectTile(const float* const* rows, int64_t taps, int64_t cin, const float* w,
+                         int64_t panel_stride, const TileIo& io, const ActivationParams& p) {
+  constexpr int kVecs = kP * kPanelVecs;
+  Vec acc[kRows][kVecs];
+  InitTile(acc, io.mr, io);
+  for (int64_t t = 0; t < taps; ++t) {
+    const float* x[kRows];
+    for (int r = 0; r < kRows; ++r) x[r] = rows[t * kRows + r];
+    for (int64_t c = 0; c < cin; ++c) {
+      Vec b[kVecs];
+      for (int q = 0; q < kP; ++q) {
+        for (int j = 0; j < kPanelVecs; ++j) {
+          b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
+        }
+      }
+      for (int r = 0; r < kRows; ++r) {
+        const Vec s = Set1(x[r][c]);
+        for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
+      }
+      w += kPanelWidth;
+    }
+  }
+  StoreTile<kAct>(acc, io.mr, io, p);
+}
+
+using IndirectTileFn = void (*)(const float* const*, int64_t, int64_t, const float*, int64_t,
+                                const TileIo&, const ActivationParams&);
+
+// IndirectTile over tile_panels (<= kTilePanels) panels.
+template <Activation kAct>
+inline IndirectTileFn IndirectTilePanels(int64_t tile_panels) {
+  if constexpr (kTilePanels >= 4) {
+    if (tile_panels == 4) return &IndirectTile<kAct, 4>;
+    if (tile_panels == 3) return &IndirectTile<kAct, 3>;
+  }
+  if constexpr (kTilePanels >= 2) {
+    if (tile_panels == 2) return &IndirectTile<kAct, 2>;
+  }
+  return &IndirectTile<kAct, 1>;
+}
+
 template <Activation kAct>
 void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   const int64_t cache_budget =
@@ -505,39 +552,36 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           }
         }
       };
-      // Pointwise layers stream their input once, with little work per row (a 32-channel
-      // pixel is 32 multiply-adds per output channel): the next tile's rows are requested
-      // while this tile computes, instead of when its copy reaches them.
-      const auto prefetch_next = [&](int64_t p0) {
-        if (!pointwise || p0 + 2 * kRows > p_end) return;
-        const float* next = x + (p0 + kRows) * g.x_pixel_stride;
-        const int64_t span = MinI(g.in_c, kReductionChunk);
-        for (int r = 0; r < kRows; ++r) {
-          for (int64_t c = 0; c < span; c += 64 / sizeof(float)) {
-            __builtin_prefetch(next + r * g.x_pixel_stride + c);
-          }
-        }
+      // Where the tile of pixels [p0, p0 + mr) over panel group q starts from and stores to, for
+      // chunk k0 of len floats of the reduction.
+      const auto tile_io = [&](int64_t p0, int mr, int64_t q, int64_t k0, int64_t len) {
+        const int64_t panel = q * kTilePanels;
+        const int64_t col = group * g.out_c + panel * kPanelWidth;
+        const int64_t y_offset = (n * pixels + p0) * g.y_pixel_stride + col;
+        TileIo io;
+        io.bias =
+            k0 == 0 ? g.bias + group * PaddedChannels(g.out_c) + panel * kPanelWidth : nullptr;
+        io.y = g.y + y_offset;
+        io.ldy = g.y_pixel_stride;
+        io.last = k0 + len == k;
+        io.residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
+        io.mr = mr;
+        io.nc = static_cast<int>(MinI(kTilePanels * kPanelWidth, g.out_c - panel * kPanelWidth));
+        return io;
+      };
+      // Panel group q's weights from reduction element k0 on.
+      const auto group_weights = [&](int64_t q, int64_t k0) {
+        return g.packed_w + group * group_floats + (q * kTilePanels * k + k0) * kPanelWidth;
+      };
+      const auto tile_panels = [&](int64_t q) {
+        return static_cast<int>(MinI(kTilePanels, panels - q * kTilePanels));
       };
       const auto tile_chunk = [&](int64_t p0, int mr, int64_t k0) {
         const int64_t len = MinI(chunk, k - k0);
         PackChunk(src, k0, len, buf);
         for (int64_t q = pg_begin; q < pg_end; ++q) {
-          const int64_t panel = q * kTilePanels;
-          const int tile_panels = static_cast<int>(MinI(kTilePanels, panels - panel));
-          const float* w =
-              g.packed_w + group * group_floats + panel * k * kPanelWidth + k0 * kPanelWidth;
-          const int64_t col = group * g.out_c + panel * kPanelWidth;
-          const int64_t y_offset = (n * pixels + p0) * g.y_pixel_stride + col;
-          TileIo io;
-          io.bias =
-              k0 == 0 ? g.bias + group * PaddedChannels(g.out_c) + panel * kPanelWidth : nullptr;
-          io.y = g.y + y_offset;
-          io.ldy = g.y_pixel_stride;
-          io.last = k0 + len == k;
-          io.residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
-          io.mr = mr;
-          io.nc = static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
-          MicroTilePanels<kAct>(tile_panels, buf, len, w, k * kPanelWidth, io, g.activation);
+          MicroTilePanels<kAct>(tile_panels(q), buf, len, group_weights(q, k0), k * kPanelWidth,
+                                tile_io(p0, mr, q, k0, len), g.activation);
         }
       };
       if (chunks_outer) {
@@ -571,26 +615,23 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
             }
             if (corner != nullptr) {
               for (int64_t q = pg_begin; q < pg_end; ++q) {
-                const int64_t panel = q * kTilePanels;
-                const DirectTileFn tile = panel + kTilePanels <= panels ? direct : direct_last;
-                const int64_t y_offset = (n * pixels + p0) * g.y_pixel_stride + panel * kPanelWidth;
-                TileIo io;
-                io.bias = g.bias + panel * kPanelWidth;
-                io.y = g.y + y_offset;
-                io.ldy = g.y_pixel_stride;
-                io.last = true;
-                io.residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
-                io.mr = kRows;
-                io.nc = static_cast<int>(
-                    MinI(kTilePanels * kPanelWidth, g.out_c - panel * kPanelWidth));
-                tile(corner, tap_offset, taps, g.in_c, pixel_stride,
-                     g.packed_w + panel * k * kPanelWidth, k * kPanelWidth, io, g.activation);
+                const DirectTileFn tile = (q + 1) * kTilePanels <= panels ? direct : direct_last;
+                tile(corner, tap_offset, taps, g.in_c, pixel_stride, group_weights(q, 0),
+                     k * kPanelWidth, tile_io(p0, kRows, q, 0, k), g.activation);
               }
               continue;
             }
           }
           tile_rows(p0, mr);
-          prefetch_next(p0);
+          if (mr == kRows) {
+            // The tile's input where the indirection table points.
+            for (int64_t q = pg_begin; q < pg_end; ++q) {
+              IndirectTilePanels<kAct>(tile_panels(q))(rows, taps, g.in_c, group_weights(q, 0),
+                                                       k * kPanelWidth, tile_io(p0, kRows, q, 0, k),
+                                                       g.activation);
+            }
+            continue;
+          }
           for (int64_t k0 = 0; k0 < k; k0 += chunk) tile_chunk(p0, mr, k0);
         }
       }
