@@ -192,6 +192,24 @@ inline int TileLanes(const TileIo& io, int j) {
 template <int kR, int kVecs>
 __attribute__((always_inline)) inline void InitTile(Vec (&acc)[kR][kVecs], int rows,
                                                     const TileIo& io) {
+  if (rows == kR && io.nc >= kVecs * kW) {
+    // A whole tile (most of them), in straight-line code: the general loop below keeps the
+    // accumulators in memory, a round trip per accumulator.
+    if (io.bias == nullptr) {
+      for (int r = 0; r < kR; ++r) {
+        for (int j = 0; j < kVecs; ++j) acc[r][j] = Load(io.y + r * io.ldy + j * kW);
+      }
+      return;
+    }
+    for (int j = 0; j < kVecs; ++j) {
+      const Vec bias = Load(io.bias + j * kW);
+      for (int r = 0; r < kR; ++r) {
+        acc[r][j] =
+            io.residual == nullptr ? bias : Add(bias, Load(io.residual + r * io.ldy + j * kW));
+      }
+    }
+    return;
+  }
   for (int r = 0; r < kR; ++r) {
     for (int j = 0; j < kVecs; ++j) {
       const int n = r < rows ? TileLanes(io, j) : 0;
@@ -214,6 +232,14 @@ __attribute__((always_inline)) inline void InitTile(Vec (&acc)[kR][kVecs], int r
 template <Activation kAct, int kR, int kVecs>
 __attribute__((always_inline)) inline void StoreTile(Vec (&acc)[kR][kVecs], int rows,
                                                      const TileIo& io, const ActivationParams& p) {
+  if (rows == kR && io.nc >= kVecs * kW) {
+    for (int r = 0; r < kR; ++r) {
+      for (int j = 0; j < kVecs; ++j) {
+        Store(io.y + r * io.ldy + j * kW, io.last ? Activate<kAct>(acc[r][j], p) : acc[r][j]);
+      }
+    }
+    return;
+  }
   for (int r = 0; r < rows; ++r) {
     for (int j = 0; j < kVecs; ++j) {
       const int n = TileLanes(io, j);
@@ -367,21 +393,26 @@ inline DirectTileFn DirectTilePanels(int64_t tile_panels) {
 // The most taps one indirection table holds (kNhwcConvMaxTaps).
 constexpr int kMaxTaps = 64;
 
-// A whole kRows x (kP * kPanelWidth) tile over the whole reduction, reading each row of each tap
-// where the indirection table points (rows[t * kRows + r], `cin` floats: in the image, or the
-// zeros of the padding), without the chunk buffer's copy. Serves the tiles DirectTile cannot:
-// those at the image's borders and those that run over the end of an output row, most tiles of
-// a 14x14 layer. Stores io.mr rows.
+// A kRows x (kP * kPanelWidth) tile over elements [k0, k0 + len) of the reduction (tap-major:
+// element t * cin + c), reading each tap's rows where the indirection table points
+// (rows[t * kRows + r], `cin` floats: in the image, or the zeros of the padding) instead of
+// through the chunk buffer's copy. Serves the tiles DirectTile cannot: those at the image's
+// borders and those that run over the end of an output row (most tiles of a 14x14 layer), and
+// layers whose weights are read chunk by chunk (7x7 layers of 512 channels). Stores io.mr rows.
 template <Activation kAct, int kP = kTilePanels>
-inline void IndirectTile(const float* const* rows, int64_t taps, int64_t cin, const float* w,
-                         int64_t panel_stride, const TileIo& io, const ActivationParams& p) {
+inline void IndirectTile(const float* const* rows, int64_t k0, int64_t len, int64_t cin,
+                         const float* w, int64_t panel_stride, const TileIo& io,
+                         const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
   Vec acc[kRows][kVecs];
   InitTile(acc, io.mr, io);
-  for (int64_t t = 0; t < taps; ++t) {
+  int64_t t = k0 / cin;
+  int64_t c0 = k0 - t * cin;
+  for (int64_t done = 0; done < len; ++t, c0 = 0) {
+    const int64_t seg = MinI(cin - c0, len - done);
     const float* x[kRows];
-    for (int r = 0; r < kRows; ++r) x[r] = rows[t * kRows + r];
-    for (int64_t c = 0; c < cin; ++c) {
+    for (int r = 0; r < kRows; ++r) x[r] = rows[t * kRows + r] + c0;
+    for (int64_t c = 0; c < seg; ++c) {
       Vec b[kVecs];
       for (int q = 0; q < kP; ++q) {
         for (int j = 0; j < kPanelVecs; ++j) {
@@ -394,12 +425,13 @@ inline void IndirectTile(const float* const* rows, int64_t taps, int64_t cin, co
       }
       w += kPanelWidth;
     }
+    done += seg;
   }
   StoreTile<kAct>(acc, io.mr, io, p);
 }
 
-using IndirectTileFn = void (*)(const float* const*, int64_t, int64_t, const float*, int64_t,
-                                const TileIo&, const ActivationParams&);
+using IndirectTileFn = void (*)(const float* const*, int64_t, int64_t, int64_t, const float*,
+                                int64_t, const TileIo&, const ActivationParams&);
 
 // IndirectTile over tile_panels (<= kTilePanels) panels.
 template <Activation kAct>
@@ -523,15 +555,20 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
       const int64_t pg_begin = sl * slice;
       const int64_t pg_end = MinI(panel_groups, pg_begin + slice);
       // One tile's rows for one chunk, then every panel group of the slice over them.
+      // Rows past mr repeat the last pixel. One division per tile (a 64-bit division takes
+      // some 40 to 90 cycles, and a 7x7 layer's tiles run this once per chunk).
       const auto tile_rows = [&](int64_t p0, int mr) {
+        int64_t oh = pointwise ? 0 : p0 / g.out_w;
+        int64_t ow = p0 - oh * g.out_w;
         for (int r = 0; r < kRows; ++r) {
-          const int64_t p = p0 + (r < mr ? r : mr - 1);
+          if (r > 0 && r < mr && ++ow == g.out_w) {
+            ow = 0;
+            ++oh;
+          }
           if (pointwise) {
-            rows[r] = x + p * g.x_pixel_stride;
+            rows[r] = x + (oh * g.out_w + ow) * g.x_pixel_stride;
             continue;
           }
-          const int64_t oh = p / g.out_w;
-          const int64_t ow = p - oh * g.out_w;
           if (oh >= oh_lo && oh < oh_hi && ow >= ow_lo && ow < ow_hi) {
             const float* corner =
                 x + ((oh * g.stride_h - g.pad_top) * g.in_w + ow * g.stride_w - g.pad_left) *
@@ -576,12 +613,20 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
       const auto tile_panels = [&](int64_t q) {
         return static_cast<int>(MinI(kTilePanels, panels - q * kTilePanels));
       };
-      const auto tile_chunk = [&](int64_t p0, int mr, int64_t k0) {
-        const int64_t len = MinI(chunk, k - k0);
-        PackChunk(src, k0, len, buf);
+      // Tile p0's chunk k0 of the reduction over every panel group of the slice: a whole tile
+      // reads its rows where the indirection table points, a partial one (the last of a
+      // block) through the chunk buffer, computing only the rows it stores.
+      const auto tile_chunk = [&](int64_t p0, int mr, int64_t k0, int64_t len) {
+        if (mr < kRows) PackChunk(src, k0, len, buf);
         for (int64_t q = pg_begin; q < pg_end; ++q) {
-          MicroTilePanels<kAct>(tile_panels(q), buf, len, group_weights(q, k0), k * kPanelWidth,
-                                tile_io(p0, mr, q, k0, len), g.activation);
+          const TileIo io = tile_io(p0, mr, q, k0, len);
+          const float* w = group_weights(q, k0);
+          if (mr == kRows) {
+            IndirectTilePanels<kAct>(tile_panels(q))(rows, k0, len, g.in_c, w, k * kPanelWidth, io,
+                                                     g.activation);
+          } else {
+            MicroTilePanels<kAct>(tile_panels(q), buf, len, w, k * kPanelWidth, io, g.activation);
+          }
         }
       };
       if (chunks_outer) {
@@ -591,7 +636,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           for (int64_t p0 = b * block; p0 < p_end; p0 += kRows) {
             const int mr = static_cast<int>(MinI(kRows, p_end - p0));
             tile_rows(p0, mr);
-            tile_chunk(p0, mr, k0);
+            tile_chunk(p0, mr, k0, MinI(chunk, k - k0));
           }
         }
       } else {
@@ -624,15 +669,10 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           }
           tile_rows(p0, mr);
           if (mr == kRows) {
-            // The tile's input where the indirection table points.
-            for (int64_t q = pg_begin; q < pg_end; ++q) {
-              IndirectTilePanels<kAct>(tile_panels(q))(rows, taps, g.in_c, group_weights(q, 0),
-                                                       k * kPanelWidth, tile_io(p0, kRows, q, 0, k),
-                                                       g.activation);
-            }
-            continue;
+            tile_chunk(p0, mr, 0, k);
+          } else {
+            for (int64_t k0 = 0; k0 < k; k0 += chunk) tile_chunk(p0, mr, k0, MinI(chunk, k - k0));
           }
-          for (int64_t k0 = 0; k0 < k; k0 += chunk) tile_chunk(p0, mr, k0);
         }
       }
     }
