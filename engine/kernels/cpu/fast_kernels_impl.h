@@ -511,7 +511,11 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   }
   const int64_t slices = (panel_groups + slice - 1) / slice;
   const bool chunks_outer = slice * group_weight_bytes > cache_budget;
-  // Tasks: (image, group, block, slice), slice fastest.
+  // Tasks: (image, group, block, slice), slice fastest: the tiles of a block pass over every
+  // slice while the block's input is in the L2 cache. Where the weights outweigh the input
+  // (split_channels), (image, group, slice, block), block fastest, instead: a slice's weights
+  // serve every block from the L2 cache rather than coming from memory once per block.
+  const bool blocks_inner = split_channels;
   const int64_t tasks = g.batch * g.groups * blocks * slices;
 
   // Where each tap reads, relative to the window's top-left pixel, and the output pixels whose
@@ -544,10 +548,10 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
     alignas(64) float buf[kRows * kReductionChunk];
     const TileRows src{rows, taps, g.in_c};
     for (int64_t task = begin; task < end; ++task) {
-      const int64_t sl = task % slices;
-      int64_t rest = task / slices;
-      const int64_t b = rest % blocks;
-      rest /= blocks;
+      const int64_t inner = task % (blocks * slices);
+      int64_t rest = task / (blocks * slices);
+      const int64_t sl = blocks_inner ? inner / blocks : inner % slices;
+      const int64_t b = blocks_inner ? inner % blocks : inner / slices;
       const int64_t group = rest % g.groups;
       const int64_t n = rest / g.groups;
       const float* x = g.x + n * g.in_h * g.in_w * g.x_pixel_stride + group * g.in_c;

@@ -179,6 +179,9 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       {1, 64, 6, 14, 140, 1, 1, 1, 1, 1, 0, 0, 0, 0},
       // Weights beyond 512 KiB whose panel groups fit it: slices narrowed to run in place.
       {1, 128, 6, 20, 128, 1, 3, 3, 1, 1, 1, 1, 1, 1},
+      // Weights that outweigh the input, over two pixel blocks: tasks run slice by slice, the
+      // blocks of a slice one after another.
+      {1, 1024, 7, 10, 320, 1, 1, 1, 1, 1, 0, 0, 0, 0},
   };
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
   ASSERT_TRUE(pool.ok());
