@@ -127,14 +127,15 @@ inline void ActivateSpan(const float* x, float* y, int64_t count, const Activati
 // ---------------------------------------------------------------------------------------------
 // GEMM micro-kernel and convolution.
 
-// The convolution is a blocked GEMM. Its reduction (taps x input channels) runs in chunks of
-// kReductionChunk: a tile's kRows input rows are copied for one chunk into a buffer whose row
-// stride is a compile-time constant, so that the micro-kernel addresses every row from one base
-// register with constant offsets (with one pointer per row, the 12-row AVX-512 tile first
-// used needed more general registers than x86-64 has, and the compiler's spills and reloads
-// cost about 15 % of the multiply-add throughput). Every group of weight panels of the task then
-// runs over the copied chunk, accumulating into its output tile, so the copy is paid once per
-// chunk, not once per panel group; between chunks a tile's partial sums wait in the output.
+// The convolution is a blocked GEMM. A whole tile (kRows pixels) reads its input in place:
+// from one corner with constant offsets (DirectTile) or, at the borders and across the end of
+// an output row, through the indirection table with a register per row (IndirectTile; the
+// 6-row tiles leave x86-64 enough general registers for that, the first 12-row AVX-512 tile
+// did not). Layers whose weights do not stay in the L2 cache run their reduction (taps x
+// input channels) in chunks of at most kReductionChunk, the tiles' partial sums waiting in the
+// output between chunks. The partial last tile of a pixel block has its rows copied, chunk by
+// chunk, into a buffer whose row stride is a compile-time constant (MicroTile), which lets it
+// compute only the rows it stores.
 constexpr int64_t kReductionChunk = 256;
 
 // A tile's reduction rows: row r is the concatenation over taps t of rows[t * kRows + r][0, cin).
