@@ -256,6 +256,24 @@ __attribute__((always_inline)) inline void StoreTile(Vec (&acc)[kR][kVecs], int 
   }
 }
 
+// One step of a tile's reduction: the kP panels' weights at w (panel_stride floats apart)
+// times the broadcast of each row's input value x(r), added to the accumulators. Every tile
+// kind below runs this; they differ in where a row's value lies.
+template <int kR, int kP, typename RowValue>
+__attribute__((always_inline)) inline void TileStep(Vec (&acc)[kR][kP * kPanelVecs], const float* w,
+                                                    int64_t panel_stride, RowValue x) {
+  constexpr int kVecs = kP * kPanelVecs;
+  Vec b[kVecs];
+  for (int q = 0; q < kP; ++q) {
+    for (int j = 0; j < kPanelVecs; ++j)
+      b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
+  }
+  for (int r = 0; r < kR; ++r) {
+    const Vec s = Set1(x(r));
+    for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
+  }
+}
+
 // One kR x (kP * kPanelWidth) output tile over one chunk of the reduction:
 // acc[r][n] (+)= sum_k buf[r][k] * w[k][n], from bias + residual on the first chunk; after the
 // last chunk y = act(acc). The kP panels of weights lie `panel_stride` floats apart. kR < kRows
@@ -270,16 +288,7 @@ inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t pan
   Vec acc[kR][kVecs];
   InitTile(acc, rows, io);
   for (int64_t k = 0; k < len; ++k) {
-    Vec b[kVecs];
-    for (int q = 0; q < kP; ++q) {
-      for (int j = 0; j < kPanelVecs; ++j) {
-        b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
-      }
-    }
-    for (int r = 0; r < kR; ++r) {
-      const Vec s = Set1(buf[r * kReductionChunk + k]);
-      for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
-    }
+    TileStep<kR, kP>(acc, w, panel_stride, [&](int r) { return buf[r * kReductionChunk + k]; });
     w += kPanelWidth;
   }
   StoreTile<kAct>(acc, rows, io, p);
@@ -330,16 +339,7 @@ inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t t
   for (int64_t t = 0; t < taps; ++t) {
     const float* x = corner + tap_offset[t];
     for (int64_t c = 0; c < cin; ++c) {
-      Vec b[kVecs];
-      for (int q = 0; q < kP; ++q) {
-        for (int j = 0; j < kPanelVecs; ++j) {
-          b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
-        }
-      }
-      for (int r = 0; r < kRows; ++r) {
-        const Vec s = Set1(x[r * stride + c]);
-        for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
-      }
+      TileStep<kRows, kP>(acc, w, panel_stride, [&](int r) { return x[r * stride + c]; });
       w += kPanelWidth;
     }
   }
@@ -414,16 +414,7 @@ inline void IndirectTile(const float* const* rows, int64_t k0, int64_t len, int6
     const float* x[kRows];
     for (int r = 0; r < kRows; ++r) x[r] = rows[t * kRows + r] + c0;
     for (int64_t c = 0; c < seg; ++c) {
-      Vec b[kVecs];
-      for (int q = 0; q < kP; ++q) {
-        for (int j = 0; j < kPanelVecs; ++j) {
-          b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
-        }
-      }
-      for (int r = 0; r < kRows; ++r) {
-        const Vec s = Set1(x[r][c]);
-        for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
-      }
+      TileStep<kRows, kP>(acc, w, panel_stride, [&](int r) { return x[r][c]; });
       w += kPanelWidth;
     }
     done += seg;
@@ -709,16 +700,7 @@ inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w
   const int64_t k = g.in_c * g.kernel_h * g.kernel_w;
   for (int64_t i = 0; i < k; ++i) {
     const float* row = in.x + in.offset[i];
-    Vec b[kVecs];
-    for (int q = 0; q < kP; ++q) {
-      for (int j = 0; j < kPanelVecs; ++j) {
-        b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
-      }
-    }
-    for (int r = 0; r < kR; ++r) {
-      const Vec s = Set1(row[r * kStride]);
-      for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
-    }
+    TileStep<kR, kP>(acc, w, panel_stride, [&](int r) { return row[r * kStride]; });
     w += kPanelWidth;
   }
   StoreTile<kAct>(acc, io.mr, io, g.activation);
