@@ -550,20 +550,23 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
       const int64_t p_end = MinI(pixels, (b + 1) * block);
       const int64_t pg_begin = sl * slice;
       const int64_t pg_end = MinI(panel_groups, pg_begin + slice);
-      // One tile's rows for one chunk, then every panel group of the slice over them.
+      // Tile p0's indirection table: where each tap of each row reads (a pointwise layer: one
+      // tap, the pixel itself).
       // Rows past mr repeat the last pixel. One division per tile (a 64-bit division takes
       // some 40 to 90 cycles, and a 7x7 layer's tiles run this once per chunk).
       const auto tile_rows = [&](int64_t p0, int mr) {
-        int64_t oh = pointwise ? 0 : p0 / g.out_w;
+        if (pointwise) {
+          for (int r = 0; r < kRows; ++r) {
+            rows[r] = x + (p0 + (r < mr ? r : mr - 1)) * g.x_pixel_stride;
+          }
+          return;
+        }
+        int64_t oh = p0 / g.out_w;
         int64_t ow = p0 - oh * g.out_w;
         for (int r = 0; r < kRows; ++r) {
           if (r > 0 && r < mr && ++ow == g.out_w) {
             ow = 0;
             ++oh;
-          }
-          if (pointwise) {
-            rows[r] = x + (oh * g.out_w + ow) * g.x_pixel_stride;
-            continue;
           }
           if (oh >= oh_lo && oh < oh_hi && ow >= ow_lo && ow < ow_hi) {
             const float* corner =
