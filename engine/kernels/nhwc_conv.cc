@@ -133,9 +133,11 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
     const std::int64_t out_c = m / group;
     EDGEMOND_RETURN_IF_ERROR(packed_.Allocate(group * cpu::PackedConvFloats(out_c, in_c, kh, kw)));
     if (planar) {
-      cpu::PackNchwInputConvWeights(w_data, out_c, in_c, kh, kw, packed_.data());
+      cpu::PackNchwInputConvWeights(w_data, out_c, in_c, kh, kw, kernels_->tile_panels,
+                                    packed_.data());
     } else {
-      cpu::PackConvWeights(w_data, group, out_c, in_c, kh, kw, packed_.data());
+      cpu::PackConvWeights(w_data, group, out_c, in_c, kh, kw, kernels_->tile_panels,
+                           packed_.data());
     }
     const std::int64_t padded = cpu::PaddedChannels(out_c);
     bias_.assign(static_cast<std::size_t>(group * padded), 0.0f);

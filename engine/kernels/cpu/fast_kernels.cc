@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace edgemond::engine::cpu {
 
@@ -57,46 +58,65 @@ inline void PanelRow(std::int64_t lanes, const Value& value, float* row) {
 
 // The packers write every float of `packed` once, in order (the panel rows one after the
 // other), so `packed` need not be initialized: a model's weights are written once at load.
-void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, std::int64_t in_c,
-                     std::int64_t kernel_h, std::int64_t kernel_w, float* packed) {
-  const std::int64_t taps = kernel_h * kernel_w;
-  const std::int64_t filter_floats = in_c * taps;  // One output channel's [in_c][kh][kw].
-  for (std::int64_t g = 0; g < groups; ++g) {
-    for (std::int64_t o0 = 0; o0 < out_c; o0 += kPanelWidth) {
-      const std::int64_t lanes = std::min<std::int64_t>(kPanelWidth, out_c - o0);
-      const float* filters = w + (g * out_c + o0) * filter_floats;
-      for (std::int64_t t = 0; t < taps; ++t) {
-        for (std::int64_t c = 0; c < in_c; ++c, packed += kPanelWidth) {
-          const float* first = filters + c * taps + t;
-          PanelRow(
-              lanes, [&](std::int64_t lane) { return first[lane * filter_floats]; }, packed);
-        }
+namespace {
+
+// Writes the panel layout of the k x n matrix whose element (i, j) is row(i)[j * lane_stride]:
+// groups of `tile_panels` panels (the last group may have fewer), each group k rows of its
+// panels' kPanelWidth lanes side by side.
+template <typename Row>
+void PackPanels(std::int64_t k, std::int64_t n, int tile_panels, const Row& row,
+                std::int64_t lane_stride, float* packed) {
+  const std::int64_t panels = (n + kPanelWidth - 1) / kPanelWidth;
+  for (std::int64_t q0 = 0; q0 < panels; q0 += tile_panels) {
+    const std::int64_t q_end = std::min<std::int64_t>(panels, q0 + tile_panels);
+    for (std::int64_t i = 0; i < k; ++i) {
+      const float* first = row(i);
+      for (std::int64_t q = q0; q < q_end; ++q, packed += kPanelWidth) {
+        const std::int64_t j0 = q * kPanelWidth;
+        PanelRow(
+            std::min<std::int64_t>(kPanelWidth, n - j0),
+            [&](std::int64_t lane) { return first[(j0 + lane) * lane_stride]; }, packed);
       }
     }
   }
 }
 
+}  // namespace
+
+void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, std::int64_t in_c,
+                     std::int64_t kernel_h, std::int64_t kernel_w, int tile_panels, float* packed) {
+  const std::int64_t taps = kernel_h * kernel_w;
+  const std::int64_t filter_floats = in_c * taps;  // One output channel's [in_c][kh][kw].
+  // Reduction element i = t * in_c + c (tap t of input channel c) lies at offset[i] of a filter.
+  std::vector<std::int64_t> offset(static_cast<std::size_t>(filter_floats));
+  for (std::int64_t t = 0, i = 0; t < taps; ++t) {
+    for (std::int64_t c = 0; c < in_c; ++c, ++i) offset[static_cast<std::size_t>(i)] = c * taps + t;
+  }
+  for (std::int64_t g = 0; g < groups; ++g) {
+    const float* filters = w + g * out_c * filter_floats;
+    PackPanels(
+        filter_floats, out_c, tile_panels,
+        [&](std::int64_t i) { return filters + offset[static_cast<std::size_t>(i)]; },
+        filter_floats, packed);
+    packed += PackedConvFloats(out_c, in_c, kernel_h, kernel_w);
+  }
+}
+
 void PackNchwInputConvWeights(const float* w, std::int64_t out_c, std::int64_t in_c,
-                              std::int64_t kernel_h, std::int64_t kernel_w, float* packed) {
+                              std::int64_t kernel_h, std::int64_t kernel_w, int tile_panels,
+                              float* packed) {
   // Each output channel's filter [in_c][kh][kw] is one row of a transposed dense matrix.
-  PackDenseWeights(w, in_c * kernel_h * kernel_w, out_c, /*transposed=*/true, packed);
+  PackDenseWeights(w, in_c * kernel_h * kernel_w, out_c, /*transposed=*/true, tile_panels, packed);
 }
 
 void PackDenseWeights(const float* w, std::int64_t k, std::int64_t n, bool transposed,
-                      float* packed) {
-  for (std::int64_t j0 = 0; j0 < n; j0 += kPanelWidth) {
-    const std::int64_t lanes = std::min<std::int64_t>(kPanelWidth, n - j0);
-    for (std::int64_t i = 0; i < k; ++i, packed += kPanelWidth) {
-      if (transposed) {
-        const float* first = w + j0 * k + i;
-        PanelRow(
-            lanes, [&](std::int64_t lane) { return first[lane * k]; }, packed);
-      } else {
-        const float* row = w + i * n + j0;
-        PanelRow(
-            lanes, [&](std::int64_t lane) { return row[lane]; }, packed);
-      }
-    }
+                      int tile_panels, float* packed) {
+  if (transposed) {
+    PackPanels(
+        k, n, tile_panels, [&](std::int64_t i) { return w + i; }, k, packed);
+  } else {
+    PackPanels(
+        k, n, tile_panels, [&](std::int64_t i) { return w + i * n; }, 1, packed);
   }
 }
 

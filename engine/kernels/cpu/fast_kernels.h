@@ -5,10 +5,13 @@
 // (fast_kernels_test.cc); docs/adr/0108-engine-cpu-kernels.md.
 //
 // Data layout: activations are NHWC (channels innermost). Convolution weights are packed at
-// load by PackConvWeights into panels of kPanelWidth output channels: for each panel, K rows
-// of kPanelWidth floats, K = kernel_h * kernel_w * in_channels in (kh, kw, c) order, output
-// channels past the end zero-filled. The packing is the same on every ISA; each micro-kernel
-// reads one panel row per step of its reduction.
+// load by PackConvWeights into panels of kPanelWidth output channels, output channels past the
+// end zero-filled. The panels come in groups of the ISA's FastKernels::tile_panels (the last
+// group may have fewer): for each group, K rows of its panels' kPanelWidth floats side by side,
+// K = kernel_h * kernel_w * in_channels in (kh, kw, c) order. A micro-kernel's tile covers one
+// group and reads one row per step of its reduction, a single stream of weights (four streams
+// a panel's K rows apart, all in the same L1 set where K is a multiple of 64, were 5-7 % slower
+// on AVX-512's 4-panel tiles).
 //
 // Thread safety: the functions are pure over their arguments; they split their work over
 // `pool` (which may be null) and write only their outputs.
@@ -114,6 +117,8 @@ enum class BinaryOp : std::uint8_t { kAdd, kSub, kMul, kDiv };
 
 struct FastKernels {
   Isa isa = Isa::kPortable;
+  // Panels one tile covers; the weight packers' tile_panels for this ISA's conv.
+  int tile_panels = 1;
   void (*conv)(const ConvArgs& args, ThreadPool* pool) = nullptr;
   void (*depthwise)(const DepthwiseArgs& args, ThreadPool* pool) = nullptr;
   void (*max_pool)(const PoolArgs& args, ThreadPool* pool) = nullptr;
@@ -152,7 +157,7 @@ inline std::int64_t PackedConvFloats(std::int64_t out_c, std::int64_t in_c, std:
 // `packed` (groups * PackedConvFloats(...) floats), as the file comment describes. Every float
 // of `packed` is written, so it may be uninitialized (as may be the other packers').
 void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, std::int64_t in_c,
-                     std::int64_t kernel_h, std::int64_t kernel_w, float* packed);
+                     std::int64_t kernel_h, std::int64_t kernel_w, int tile_panels, float* packed);
 
 // The longest reduction (kernel_h * kernel_w * in_c) of a convolution with planar input.
 inline constexpr std::int64_t kMaxNchwInputReduction = 256;
@@ -160,12 +165,13 @@ inline constexpr std::int64_t kMaxNchwInputReduction = 256;
 // Packs ONNX convolution weights (OIHW, one group) for ConvArgs::x_nchw: the reduction runs in
 // (c, kh, kw) order, the weights' own.
 void PackNchwInputConvWeights(const float* w, std::int64_t out_c, std::int64_t in_c,
-                              std::int64_t kernel_h, std::int64_t kernel_w, float* packed);
+                              std::int64_t kernel_h, std::int64_t kernel_w, int tile_panels,
+                              float* packed);
 
 // Packs dense weights given as W[k][n] (transposed = false) or W[n][k]
 // (transposed = true) into the same panel layout with K = k, for a 1x1 convolution.
 void PackDenseWeights(const float* w, std::int64_t k, std::int64_t n, bool transposed,
-                      float* packed);
+                      int tile_panels, float* packed);
 
 }  // namespace edgemond::engine::cpu
 

@@ -256,18 +256,16 @@ __attribute__((always_inline)) inline void StoreTile(Vec (&acc)[kR][kVecs], int 
   }
 }
 
-// One step of a tile's reduction: the kP panels' weights at w (panel_stride floats apart)
-// times the broadcast of each row's input value x(r), added to the accumulators. Every tile
-// kind below runs this; they differ in where a row's value lies.
+// One step of a tile's reduction: the kP panels' weights at w (one packed row of the tile's
+// panel group, kP * kPanelWidth floats) times the broadcast of each row's input value x(r),
+// added to the accumulators. Every tile kind below runs this; they differ in where a row's
+// value lies.
 template <int kR, int kP, typename RowValue>
 __attribute__((always_inline)) inline void TileStep(Vec (&acc)[kR][kP * kPanelVecs], const float* w,
-                                                    int64_t panel_stride, RowValue x) {
+                                                    RowValue x) {
   constexpr int kVecs = kP * kPanelVecs;
   Vec b[kVecs];
-  for (int q = 0; q < kP; ++q) {
-    for (int j = 0; j < kPanelVecs; ++j)
-      b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
-  }
+  for (int j = 0; j < kVecs; ++j) b[j] = Load(w + j * kW);
   for (int r = 0; r < kR; ++r) {
     const Vec s = Set1(x(r));
     for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
@@ -276,48 +274,48 @@ __attribute__((always_inline)) inline void TileStep(Vec (&acc)[kR][kP * kPanelVe
 
 // One kR x (kP * kPanelWidth) output tile over one chunk of the reduction:
 // acc[r][n] (+)= sum_k buf[r][k] * w[k][n], from bias + residual on the first chunk; after the
-// last chunk y = act(acc). The kP panels of weights lie `panel_stride` floats apart. kR < kRows
+// last chunk y = act(acc). w is the chunk's first packed row of the kP panels. kR < kRows
 // serves the last rows of a block (and dense layers of one row) without computing rows that would
 // be dropped; kP > 1 divides the broadcasts per multiply-add where the register file allows
 // (AVX-512: 6 x 4 accumulators).
 template <Activation kAct, int kR, int kP>
-inline void MicroTile(const float* buf, int64_t len, const float* w, int64_t panel_stride,
-                      const TileIo& io, const ActivationParams& p) {
+inline void MicroTile(const float* buf, int64_t len, const float* w, const TileIo& io,
+                      const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
   const int rows = io.mr < kR ? io.mr : kR;
   Vec acc[kR][kVecs];
   InitTile(acc, rows, io);
   for (int64_t k = 0; k < len; ++k) {
-    TileStep<kR, kP>(acc, w, panel_stride, [&](int r) { return buf[r * kReductionChunk + k]; });
-    w += kPanelWidth;
+    TileStep<kR, kP>(acc, w, [&](int r) { return buf[r * kReductionChunk + k]; });
+    w += kP * kPanelWidth;
   }
   StoreTile<kAct>(acc, rows, io, p);
 }
 
 template <Activation kAct, int kP>
-inline void MicroTileRows(const float* buf, int64_t len, const float* w, int64_t panel_stride,
-                          const TileIo& io, const ActivationParams& p) {
+inline void MicroTileRows(const float* buf, int64_t len, const float* w, const TileIo& io,
+                          const ActivationParams& p) {
   if (io.mr > kRows / 2) {
-    MicroTile<kAct, kRows, kP>(buf, len, w, panel_stride, io, p);
+    MicroTile<kAct, kRows, kP>(buf, len, w, io, p);
   } else if (io.mr > 1) {
-    MicroTile<kAct, kRows / 2, kP>(buf, len, w, panel_stride, io, p);
+    MicroTile<kAct, kRows / 2, kP>(buf, len, w, io, p);
   } else {
-    MicroTile<kAct, 1, kP>(buf, len, w, panel_stride, io, p);
+    MicroTile<kAct, 1, kP>(buf, len, w, io, p);
   }
 }
 
 // A tile of `tile_panels` (<= kTilePanels) panels.
 template <Activation kAct>
 inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, const float* w,
-                            int64_t panel_stride, const TileIo& io, const ActivationParams& p) {
+                            const TileIo& io, const ActivationParams& p) {
   if constexpr (kTilePanels >= 4) {
-    if (tile_panels == 4) return MicroTileRows<kAct, 4>(buf, len, w, panel_stride, io, p);
-    if (tile_panels == 3) return MicroTileRows<kAct, 3>(buf, len, w, panel_stride, io, p);
+    if (tile_panels == 4) return MicroTileRows<kAct, 4>(buf, len, w, io, p);
+    if (tile_panels == 3) return MicroTileRows<kAct, 3>(buf, len, w, io, p);
   }
   if constexpr (kTilePanels >= 2) {
-    if (tile_panels == 2) return MicroTileRows<kAct, 2>(buf, len, w, panel_stride, io, p);
+    if (tile_panels == 2) return MicroTileRows<kAct, 2>(buf, len, w, io, p);
   }
-  MicroTileRows<kAct, 1>(buf, len, w, panel_stride, io, p);
+  MicroTileRows<kAct, 1>(buf, len, w, io, p);
 }
 
 // A whole kRows x (kTilePanels * kPanelWidth) tile over the whole reduction, reading the input
@@ -330,7 +328,7 @@ inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, cons
 // memory between chunks.
 template <Activation kAct, int kPixelStride, int kP = kTilePanels>
 inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t taps, int64_t cin,
-                       int64_t pixel_stride, const float* w, int64_t panel_stride, const TileIo& io,
+                       int64_t pixel_stride, const float* w, const TileIo& io,
                        const ActivationParams& p) {
   const int64_t stride = kPixelStride > 0 ? kPixelStride : pixel_stride;
   constexpr int kVecs = kP * kPanelVecs;
@@ -339,8 +337,8 @@ inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t t
   for (int64_t t = 0; t < taps; ++t) {
     const float* x = corner + tap_offset[t];
     for (int64_t c = 0; c < cin; ++c) {
-      TileStep<kRows, kP>(acc, w, panel_stride, [&](int r) { return x[r * stride + c]; });
-      w += kPanelWidth;
+      TileStep<kRows, kP>(acc, w, [&](int r) { return x[r * stride + c]; });
+      w += kP * kPanelWidth;
     }
   }
   StoreTile<kAct>(acc, kRows, io, p);
@@ -352,7 +350,7 @@ inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t t
 // at run time 14x14 1024->256 1x1 1.38 -> 1.25, 7x7 2048->512 1.55 -> 1.40, 14x14 160->960
 // 0.78 -> 0.73.
 using DirectTileFn = void (*)(const float*, const int64_t*, int64_t, int64_t, int64_t, const float*,
-                              int64_t, const TileIo&, const ActivationParams&);
+                              const TileIo&, const ActivationParams&);
 template <Activation kAct>
 inline DirectTileFn DirectTileFor(int64_t pixel_stride) {
   switch (pixel_stride) {
@@ -402,8 +400,7 @@ constexpr int kMaxTaps = 64;
 // layers whose weights are read chunk by chunk (7x7 layers of 512 channels). Stores io.mr rows.
 template <Activation kAct, int kP = kTilePanels>
 inline void IndirectTile(const float* const* rows, int64_t k0, int64_t len, int64_t cin,
-                         const float* w, int64_t panel_stride, const TileIo& io,
-                         const ActivationParams& p) {
+                         const float* w, const TileIo& io, const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
   Vec acc[kRows][kVecs];
   InitTile(acc, io.mr, io);
@@ -414,8 +411,8 @@ inline void IndirectTile(const float* const* rows, int64_t k0, int64_t len, int6
     const float* x[kRows];
     for (int r = 0; r < kRows; ++r) x[r] = rows[t * kRows + r] + c0;
     for (int64_t c = 0; c < seg; ++c) {
-      TileStep<kRows, kP>(acc, w, panel_stride, [&](int r) { return x[r][c]; });
-      w += kPanelWidth;
+      TileStep<kRows, kP>(acc, w, [&](int r) { return x[r][c]; });
+      w += kP * kPanelWidth;
     }
     done += seg;
   }
@@ -423,7 +420,7 @@ inline void IndirectTile(const float* const* rows, int64_t k0, int64_t len, int6
 }
 
 using IndirectTileFn = void (*)(const float* const*, int64_t, int64_t, int64_t, const float*,
-                                int64_t, const TileIo&, const ActivationParams&);
+                                const TileIo&, const ActivationParams&);
 
 // IndirectTile over tile_panels (<= kTilePanels) panels.
 template <Activation kAct>
@@ -612,12 +609,14 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
         io.nc = static_cast<int>(MinI(kTilePanels * kPanelWidth, g.out_c - panel * kPanelWidth));
         return io;
       };
-      // Panel group q's weights from reduction element k0 on.
-      const auto group_weights = [&](int64_t q, int64_t k0) {
-        return g.packed_w + group * group_floats + (q * kTilePanels * k + k0) * kPanelWidth;
-      };
       const auto tile_panels = [&](int64_t q) {
         return static_cast<int>(MinI(kTilePanels, panels - q * kTilePanels));
+      };
+      // Panel group q's weights from reduction element k0 on: rows of its tile_panels(q)
+      // panels side by side (PackConvWeights).
+      const auto group_weights = [&](int64_t q, int64_t k0) {
+        return g.packed_w + group * group_floats +
+               (q * kTilePanels * k + k0 * tile_panels(q)) * kPanelWidth;
       };
       // Tile p0's chunk k0 of the reduction over every panel group of the slice: a whole tile
       // reads its rows where the indirection table points, a partial one (the last of a
@@ -628,10 +627,9 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           const TileIo io = tile_io(p0, mr, q, k0, len);
           const float* w = group_weights(q, k0);
           if (mr == kRows) {
-            IndirectTilePanels<kAct>(tile_panels(q))(rows, k0, len, g.in_c, w, k * kPanelWidth, io,
-                                                     g.activation);
+            IndirectTilePanels<kAct>(tile_panels(q))(rows, k0, len, g.in_c, w, io, g.activation);
           } else {
-            MicroTilePanels<kAct>(tile_panels(q), buf, len, w, k * kPanelWidth, io, g.activation);
+            MicroTilePanels<kAct>(tile_panels(q), buf, len, w, io, g.activation);
           }
         }
       };
@@ -668,7 +666,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
               for (int64_t q = pg_begin; q < pg_end; ++q) {
                 const DirectTileFn tile = (q + 1) * kTilePanels <= panels ? direct : direct_last;
                 tile(corner, tap_offset, taps, g.in_c, pixel_stride, group_weights(q, 0),
-                     k * kPanelWidth, tile_io(p0, kRows, q, 0, k), g.activation);
+                     tile_io(p0, kRows, q, 0, k), g.activation);
               }
               continue;
             }
@@ -699,7 +697,7 @@ struct PlanarWindow {
 // base register with constant offsets. Stores io.mr rows.
 template <Activation kAct, int kP, int kStride>
 inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w,
-                       int64_t panel_stride, const TileIo& io) {
+                       const TileIo& io) {
   constexpr int kR = kRows;
   constexpr int kVecs = kP * kPanelVecs;
   Vec acc[kR][kVecs];
@@ -710,8 +708,8 @@ inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w
   const int64_t k = g.in_c * g.kernel_h * g.kernel_w;
   for (int64_t i = 0; i < k; ++i) {
     const float* row = in.x + in.offset[i];
-    TileStep<kR, kP>(acc, w, panel_stride, [&](int r) { return row[r * kStride]; });
-    w += kPanelWidth;
+    TileStep<kR, kP>(acc, w, [&](int r) { return row[r * kStride]; });
+    w += kP * kPanelWidth;
   }
   StoreTile<kAct>(acc, io.mr, io, g.activation);
 }
@@ -719,15 +717,15 @@ inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w
 // PlanarTile over the tile_panels (<= kTilePanels) panels of one panel group.
 template <Activation kAct, int kStride>
 inline void PlanarTilePanels(int tile_panels, const ConvArgs& g, const PlanarWindow& in,
-                             const float* w, int64_t panel_stride, const TileIo& io) {
+                             const float* w, const TileIo& io) {
   if constexpr (kTilePanels >= 4) {
-    if (tile_panels == 4) return PlanarTile<kAct, 4, kStride>(g, in, w, panel_stride, io);
-    if (tile_panels == 3) return PlanarTile<kAct, 3, kStride>(g, in, w, panel_stride, io);
+    if (tile_panels == 4) return PlanarTile<kAct, 4, kStride>(g, in, w, io);
+    if (tile_panels == 3) return PlanarTile<kAct, 3, kStride>(g, in, w, io);
   }
   if constexpr (kTilePanels >= 2) {
-    if (tile_panels == 2) return PlanarTile<kAct, 2, kStride>(g, in, w, panel_stride, io);
+    if (tile_panels == 2) return PlanarTile<kAct, 2, kStride>(g, in, w, io);
   }
-  PlanarTile<kAct, 1, kStride>(g, in, w, panel_stride, io);
+  PlanarTile<kAct, 1, kStride>(g, in, w, io);
 }
 
 // The floats of the zero-padded patch that a border tile of a planar first layer reads: at
@@ -837,11 +835,11 @@ void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
           io.nc = static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
           const float* w = g.packed_w + panel * k * kPanelWidth;
           if (!planar_tiles) {
-            MicroTilePanels<kAct>(tile_panels, buf, k, w, k * kPanelWidth, io, g.activation);
+            MicroTilePanels<kAct>(tile_panels, buf, k, w, io, g.activation);
           } else if (g.stride_w == 1) {
-            PlanarTilePanels<kAct, 1>(tile_panels, g, in, w, k * kPanelWidth, io);
+            PlanarTilePanels<kAct, 1>(tile_panels, g, in, w, io);
           } else {
-            PlanarTilePanels<kAct, 2>(tile_panels, g, in, w, k * kPanelWidth, io);
+            PlanarTilePanels<kAct, 2>(tile_panels, g, in, w, io);
           }
         }
       }
@@ -1209,6 +1207,7 @@ void Binary(BinaryOp op, const float* a, const float* b, float* y, int64_t rows,
 FastKernels MakeTable(Isa isa) {
   FastKernels table;
   table.isa = isa;
+  table.tile_panels = kTilePanels;
   table.conv = &Conv;
   table.depthwise = &Depthwise;
   table.max_pool = &MaxPool;

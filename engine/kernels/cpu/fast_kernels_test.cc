@@ -206,13 +206,14 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
     };
     std::vector<float> packed(
         static_cast<std::size_t>(k.group * PackedConvFloats(out_c, in_c, k.kh, k.kw)), unwritten);
-    PackConvWeights(w.data(), k.group, out_c, in_c, k.kh, k.kw, packed.data());
+    PackConvWeights(w.data(), k.group, out_c, in_c, k.kh, k.kw, kernels.tile_panels, packed.data());
     EXPECT_TRUE(all_written(packed)) << "PackConvWeights left a float unwritten";
     // First layers may read the planar (NCHW) image as it is.
     const bool planar_ok = k.group == 1 && k.c <= 4 && k.c * k.kh * k.kw <= kMaxNchwInputReduction;
     std::vector<float> planar_packed(packed.size(), unwritten);
     if (planar_ok) {
-      PackNchwInputConvWeights(w.data(), out_c, in_c, k.kh, k.kw, planar_packed.data());
+      PackNchwInputConvWeights(w.data(), out_c, in_c, k.kh, k.kw, kernels.tile_panels,
+                               planar_packed.data());
       EXPECT_TRUE(all_written(planar_packed)) << "PackNchwInputConvWeights left a float unwritten";
     }
     std::vector<float> bias(static_cast<std::size_t>(k.group * PaddedChannels(out_c)), 0.0f);
