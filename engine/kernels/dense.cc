@@ -44,8 +44,8 @@ Status DenseKernel::Prepare(PrepareContext& context) {
   }
   EDGEMOND_RETURN_IF_ERROR(packed_.Allocate(padded * k));
   kernels_ = &cpu::FastKernelsFor(BestIsa());
-  cpu::PackDenseWeights(b->data<float>(), k, n, trans_b != 0, kernels_->tile_panels,
-                        packed_.data());
+  // One panel after another (ConvPackedPanels): a dense layer's weights come from memory.
+  cpu::PackDenseWeights(b->data<float>(), k, n, trans_b != 0, /*packed_panels=*/1, packed_.data());
   args_.batch = 1;
   args_.in_h = args_.out_h = m;
   args_.in_c = k;

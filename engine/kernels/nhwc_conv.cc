@@ -132,12 +132,11 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
     const std::int64_t in_c = c / group;
     const std::int64_t out_c = m / group;
     EDGEMOND_RETURN_IF_ERROR(packed_.Allocate(group * cpu::PackedConvFloats(out_c, in_c, kh, kw)));
+    const int packed_panels = cpu::ConvPackedPanels(*kernels_, kh * kw * in_c);
     if (planar) {
-      cpu::PackNchwInputConvWeights(w_data, out_c, in_c, kh, kw, kernels_->tile_panels,
-                                    packed_.data());
+      cpu::PackNchwInputConvWeights(w_data, out_c, in_c, kh, kw, packed_panels, packed_.data());
     } else {
-      cpu::PackConvWeights(w_data, group, out_c, in_c, kh, kw, kernels_->tile_panels,
-                           packed_.data());
+      cpu::PackConvWeights(w_data, group, out_c, in_c, kh, kw, packed_panels, packed_.data());
     }
     const std::int64_t padded = cpu::PaddedChannels(out_c);
     bias_.assign(static_cast<std::size_t>(group * padded), 0.0f);
@@ -170,6 +169,7 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
     a.x_nchw = planar;
     a.y_pixel_stride = y_pixel_stride;
     a.packed_w = packed_.data();
+    a.packed_panels = packed_panels;
     a.bias = bias_.data();
     a.zero = zero_.data();
     a.activation = activation;

@@ -61,14 +61,14 @@ inline void PanelRow(std::int64_t lanes, const Value& value, float* row) {
 namespace {
 
 // Writes the panel layout of the k x n matrix whose element (i, j) is row(i)[j * lane_stride]:
-// groups of `tile_panels` panels (the last group may have fewer), each group k rows of its
+// groups of `packed_panels` panels (the last group may have fewer), each group k rows of its
 // panels' kPanelWidth lanes side by side.
 template <typename Row>
-void PackPanels(std::int64_t k, std::int64_t n, int tile_panels, const Row& row,
+void PackPanels(std::int64_t k, std::int64_t n, int packed_panels, const Row& row,
                 std::int64_t lane_stride, float* packed) {
   const std::int64_t panels = (n + kPanelWidth - 1) / kPanelWidth;
-  for (std::int64_t q0 = 0; q0 < panels; q0 += tile_panels) {
-    const std::int64_t q_end = std::min<std::int64_t>(panels, q0 + tile_panels);
+  for (std::int64_t q0 = 0; q0 < panels; q0 += packed_panels) {
+    const std::int64_t q_end = std::min<std::int64_t>(panels, q0 + packed_panels);
     for (std::int64_t i = 0; i < k; ++i) {
       const float* first = row(i);
       for (std::int64_t q = q0; q < q_end; ++q, packed += kPanelWidth) {
@@ -83,8 +83,15 @@ void PackPanels(std::int64_t k, std::int64_t n, int tile_panels, const Row& row,
 
 }  // namespace
 
+int ConvPackedPanels(const FastKernels& kernels, std::int64_t k) {
+  const std::int64_t group_weight_bytes =
+      k * kernels.tile_panels * kPanelWidth * static_cast<std::int64_t>(sizeof(float));
+  return group_weight_bytes <= ConvCacheBudgetBytes() ? kernels.tile_panels : 1;
+}
+
 void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, std::int64_t in_c,
-                     std::int64_t kernel_h, std::int64_t kernel_w, int tile_panels, float* packed) {
+                     std::int64_t kernel_h, std::int64_t kernel_w, int packed_panels,
+                     float* packed) {
   const std::int64_t taps = kernel_h * kernel_w;
   const std::int64_t filter_floats = in_c * taps;  // One output channel's [in_c][kh][kw].
   // Reduction element i = t * in_c + c (tap t of input channel c) lies at offset[i] of a filter.
@@ -95,7 +102,7 @@ void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, st
   for (std::int64_t g = 0; g < groups; ++g) {
     const float* filters = w + g * out_c * filter_floats;
     PackPanels(
-        filter_floats, out_c, tile_panels,
+        filter_floats, out_c, packed_panels,
         [&](std::int64_t i) { return filters + offset[static_cast<std::size_t>(i)]; },
         filter_floats, packed);
     packed += PackedConvFloats(out_c, in_c, kernel_h, kernel_w);
@@ -103,20 +110,21 @@ void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, st
 }
 
 void PackNchwInputConvWeights(const float* w, std::int64_t out_c, std::int64_t in_c,
-                              std::int64_t kernel_h, std::int64_t kernel_w, int tile_panels,
+                              std::int64_t kernel_h, std::int64_t kernel_w, int packed_panels,
                               float* packed) {
   // Each output channel's filter [in_c][kh][kw] is one row of a transposed dense matrix.
-  PackDenseWeights(w, in_c * kernel_h * kernel_w, out_c, /*transposed=*/true, tile_panels, packed);
+  PackDenseWeights(w, in_c * kernel_h * kernel_w, out_c, /*transposed=*/true, packed_panels,
+                   packed);
 }
 
 void PackDenseWeights(const float* w, std::int64_t k, std::int64_t n, bool transposed,
-                      int tile_panels, float* packed) {
+                      int packed_panels, float* packed) {
   if (transposed) {
     PackPanels(
-        k, n, tile_panels, [&](std::int64_t i) { return w + i; }, k, packed);
+        k, n, packed_panels, [&](std::int64_t i) { return w + i; }, k, packed);
   } else {
     PackPanels(
-        k, n, tile_panels, [&](std::int64_t i) { return w + i * n; }, 1, packed);
+        k, n, packed_panels, [&](std::int64_t i) { return w + i * n; }, 1, packed);
   }
 }
 

@@ -6,12 +6,13 @@
 //
 // Data layout: activations are NHWC (channels innermost). Convolution weights are packed at
 // load by PackConvWeights into panels of kPanelWidth output channels, output channels past the
-// end zero-filled. The panels come in groups of the ISA's FastKernels::tile_panels (the last
-// group may have fewer): for each group, K rows of its panels' kPanelWidth floats side by side,
-// K = kernel_h * kernel_w * in_channels in (kh, kw, c) order. A micro-kernel's tile covers one
-// group and reads one row per step of its reduction, a single stream of weights (four streams
-// a panel's K rows apart, all in the same L1 set where K is a multiple of 64, were 5-7 % slower
-// on AVX-512's 4-panel tiles).
+// end zero-filled, K = kernel_h * kernel_w * in_channels rows in (kh, kw, c) order. Two layouts
+// (`packed_panels`): 1, each panel's K rows of kPanelWidth floats one after another; or the
+// ISA's FastKernels::tile_panels, the panels in groups of that many (the last group may have
+// fewer), each group K rows of its panels' floats side by side. A micro-kernel's tile covers
+// one group of tile_panels panels and reads one row of each per step of its reduction: one
+// stream of weights in the second layout, tile_panels streams K rows apart in the first
+// (ConvPackedPanels says which a layer gets).
 //
 // Thread safety: the functions are pure over their arguments; they split their work over
 // `pool` (which may be null) and write only their outputs.
@@ -74,6 +75,7 @@ struct ConvArgs {
   // the residual is read before the same element of y is first written, and no other.
   const float* residual = nullptr;
   const float* packed_w = nullptr;  // Groups one after another, each PackedConvFloats() long.
+  int packed_panels = 1;            // The packers' packed_panels for packed_w.
   const float* bias = nullptr;      // groups x PaddedChannels(out_c), zero where absent.
   const float* zero = nullptr;      // in_c zeros, read for padding taps.
   ActivationParams activation;
@@ -117,7 +119,7 @@ enum class BinaryOp : std::uint8_t { kAdd, kSub, kMul, kDiv };
 
 struct FastKernels {
   Isa isa = Isa::kPortable;
-  // Panels one tile covers; the weight packers' tile_panels for this ISA's conv.
+  // Panels one tile of conv covers (the packers' packed_panels, besides 1).
   int tile_panels = 1;
   void (*conv)(const ConvArgs& args, ThreadPool* pool) = nullptr;
   void (*depthwise)(const DepthwiseArgs& args, ThreadPool* pool) = nullptr;
@@ -153,11 +155,22 @@ inline std::int64_t PackedConvFloats(std::int64_t out_c, std::int64_t in_c, std:
   return PaddedChannels(out_c) * in_c * kernel_h * kernel_w;
 }
 
+// The layout of a convolution's packed weights (ConvArgs::packed_panels) for `kernels`, K = k:
+// the panels of a tile side by side where a panel group's weights stay in the L2 cache (the
+// layers that run tile by tile), so a tile reads one stream rather than tile_panels streams K
+// rows apart that share an L1 set where K is a multiple of 64 (AVX-512, layers alone: 5-7 %
+// faster); one panel after another where they do not (the layers that run chunk by chunk,
+// whose several streams were 4 % faster: 7x7 512->512 3x3). Dense layers keep one panel after
+// another: their weights come from memory, where several streams are faster (an MLP of
+// 1024-2048-2048-1000 at batch 1: 10-15 %).
+int ConvPackedPanels(const FastKernels& kernels, std::int64_t k);
+
 // Packs ONNX convolution weights [groups * out_c][in_c][kernel_h][kernel_w] (OIHW) into
 // `packed` (groups * PackedConvFloats(...) floats), as the file comment describes. Every float
 // of `packed` is written, so it may be uninitialized (as may be the other packers').
 void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, std::int64_t in_c,
-                     std::int64_t kernel_h, std::int64_t kernel_w, int tile_panels, float* packed);
+                     std::int64_t kernel_h, std::int64_t kernel_w, int packed_panels,
+                     float* packed);
 
 // The longest reduction (kernel_h * kernel_w * in_c) of a convolution with planar input.
 inline constexpr std::int64_t kMaxNchwInputReduction = 256;
@@ -165,13 +178,13 @@ inline constexpr std::int64_t kMaxNchwInputReduction = 256;
 // Packs ONNX convolution weights (OIHW, one group) for ConvArgs::x_nchw: the reduction runs in
 // (c, kh, kw) order, the weights' own.
 void PackNchwInputConvWeights(const float* w, std::int64_t out_c, std::int64_t in_c,
-                              std::int64_t kernel_h, std::int64_t kernel_w, int tile_panels,
+                              std::int64_t kernel_h, std::int64_t kernel_w, int packed_panels,
                               float* packed);
 
 // Packs dense weights given as W[k][n] (transposed = false) or W[n][k]
 // (transposed = true) into the same panel layout with K = k, for a 1x1 convolution.
 void PackDenseWeights(const float* w, std::int64_t k, std::int64_t n, bool transposed,
-                      int tile_panels, float* packed);
+                      int packed_panels, float* packed);
 
 }  // namespace edgemond::engine::cpu
 

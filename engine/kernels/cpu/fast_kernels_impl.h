@@ -256,16 +256,37 @@ __attribute__((always_inline)) inline void StoreTile(Vec (&acc)[kR][kVecs], int 
   }
 }
 
-// One step of a tile's reduction: the kP panels' weights at w (one packed row of the tile's
-// panel group, kP * kPanelWidth floats) times the broadcast of each row's input value x(r),
-// added to the accumulators. Every tile kind below runs this; they differ in where a row's
-// value lies.
+// Where a tile's weights lie: the first row of its first panel at `first`, the same row of the
+// next panel panel_stride floats on, the next row row_step floats on. PackConvWeights' two
+// layouts: rows that interleave the tile's panels (panel_stride kPanelWidth, row_step kP
+// panels), or one panel's rows after another (panel_stride K rows, row_step one row).
+struct TileWeights {
+  const float* first;
+  int64_t panel_stride;
+  int64_t row_step;
+};
+
+// Panel group q's weights (tile_panels panels) from reduction element k0 on, in one group's
+// packed weights at `packed`, K = k rows, as PackConvWeights laid them out for packed_panels.
+inline TileWeights GroupWeights(const float* packed, int64_t k, int64_t packed_panels, int64_t q,
+                                int tile_panels, int64_t k0) {
+  const int64_t row_step = packed_panels == 1 ? kPanelWidth : tile_panels * kPanelWidth;
+  return TileWeights{packed + q * kTilePanels * k * kPanelWidth + k0 * row_step,
+                     packed_panels == 1 ? k * kPanelWidth : kPanelWidth, row_step};
+}
+
+// One step of a tile's reduction: the kP panels' weights of one row at w (panel_stride floats
+// apart) times the broadcast of each row's input value x(r), added to the accumulators. Every
+// tile kind below runs this; they differ in where a row's value lies.
 template <int kR, int kP, typename RowValue>
 __attribute__((always_inline)) inline void TileStep(Vec (&acc)[kR][kP * kPanelVecs], const float* w,
-                                                    RowValue x) {
+                                                    int64_t panel_stride, RowValue x) {
   constexpr int kVecs = kP * kPanelVecs;
   Vec b[kVecs];
-  for (int j = 0; j < kVecs; ++j) b[j] = Load(w + j * kW);
+  for (int q = 0; q < kP; ++q) {
+    for (int j = 0; j < kPanelVecs; ++j)
+      b[q * kPanelVecs + j] = Load(w + q * panel_stride + j * kW);
+  }
   for (int r = 0; r < kR; ++r) {
     const Vec s = Set1(x(r));
     for (int j = 0; j < kVecs; ++j) acc[r][j] = Fma(s, b[j], acc[r][j]);
@@ -279,21 +300,22 @@ __attribute__((always_inline)) inline void TileStep(Vec (&acc)[kR][kP * kPanelVe
 // be dropped; kP > 1 divides the broadcasts per multiply-add where the register file allows
 // (AVX-512: 6 x 4 accumulators).
 template <Activation kAct, int kR, int kP>
-inline void MicroTile(const float* buf, int64_t len, const float* w, const TileIo& io,
+inline void MicroTile(const float* buf, int64_t len, TileWeights tw, const TileIo& io,
                       const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
+  const float* w = tw.first;
   const int rows = io.mr < kR ? io.mr : kR;
   Vec acc[kR][kVecs];
   InitTile(acc, rows, io);
   for (int64_t k = 0; k < len; ++k) {
-    TileStep<kR, kP>(acc, w, [&](int r) { return buf[r * kReductionChunk + k]; });
-    w += kP * kPanelWidth;
+    TileStep<kR, kP>(acc, w, tw.panel_stride, [&](int r) { return buf[r * kReductionChunk + k]; });
+    w += tw.row_step;
   }
   StoreTile<kAct>(acc, rows, io, p);
 }
 
 template <Activation kAct, int kP>
-inline void MicroTileRows(const float* buf, int64_t len, const float* w, const TileIo& io,
+inline void MicroTileRows(const float* buf, int64_t len, TileWeights w, const TileIo& io,
                           const ActivationParams& p) {
   if (io.mr > kRows / 2) {
     MicroTile<kAct, kRows, kP>(buf, len, w, io, p);
@@ -306,7 +328,7 @@ inline void MicroTileRows(const float* buf, int64_t len, const float* w, const T
 
 // A tile of `tile_panels` (<= kTilePanels) panels.
 template <Activation kAct>
-inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, const float* w,
+inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, TileWeights w,
                             const TileIo& io, const ActivationParams& p) {
   if constexpr (kTilePanels >= 4) {
     if (tile_panels == 4) return MicroTileRows<kAct, 4>(buf, len, w, io, p);
@@ -328,17 +350,18 @@ inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, cons
 // memory between chunks.
 template <Activation kAct, int kPixelStride, int kP = kTilePanels>
 inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t taps, int64_t cin,
-                       int64_t pixel_stride, const float* w, const TileIo& io,
+                       int64_t pixel_stride, TileWeights tw, const TileIo& io,
                        const ActivationParams& p) {
   const int64_t stride = kPixelStride > 0 ? kPixelStride : pixel_stride;
+  const float* w = tw.first;
   constexpr int kVecs = kP * kPanelVecs;
   Vec acc[kRows][kVecs];
   InitTile(acc, kRows, io);
   for (int64_t t = 0; t < taps; ++t) {
     const float* x = corner + tap_offset[t];
     for (int64_t c = 0; c < cin; ++c) {
-      TileStep<kRows, kP>(acc, w, [&](int r) { return x[r * stride + c]; });
-      w += kP * kPanelWidth;
+      TileStep<kRows, kP>(acc, w, tw.panel_stride, [&](int r) { return x[r * stride + c]; });
+      w += tw.row_step;
     }
   }
   StoreTile<kAct>(acc, kRows, io, p);
@@ -349,7 +372,7 @@ inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t t
 // 55x55 16->64 1x1 0.127 -> 0.098 ms, 3x3 0.63 -> 0.51; 27x27 32->128 3x3 0.73 -> 0.61;
 // at run time 14x14 1024->256 1x1 1.38 -> 1.25, 7x7 2048->512 1.55 -> 1.40, 14x14 160->960
 // 0.78 -> 0.73.
-using DirectTileFn = void (*)(const float*, const int64_t*, int64_t, int64_t, int64_t, const float*,
+using DirectTileFn = void (*)(const float*, const int64_t*, int64_t, int64_t, int64_t, TileWeights,
                               const TileIo&, const ActivationParams&);
 template <Activation kAct>
 inline DirectTileFn DirectTileFor(int64_t pixel_stride) {
@@ -402,8 +425,9 @@ constexpr int64_t kBlockRowPointers = 2048;
 // layers whose weights are read chunk by chunk (7x7 layers of 512 channels). Stores io.mr rows.
 template <Activation kAct, int kP = kTilePanels>
 inline void IndirectTile(const float* const* rows, int64_t k0, int64_t len, int64_t cin,
-                         const float* w, const TileIo& io, const ActivationParams& p) {
+                         TileWeights tw, const TileIo& io, const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
+  const float* w = tw.first;
   Vec acc[kRows][kVecs];
   InitTile(acc, io.mr, io);
   int64_t t = k0 / cin;
@@ -413,15 +437,15 @@ inline void IndirectTile(const float* const* rows, int64_t k0, int64_t len, int6
     const float* x[kRows];
     for (int r = 0; r < kRows; ++r) x[r] = rows[t * kRows + r] + c0;
     for (int64_t c = 0; c < seg; ++c) {
-      TileStep<kRows, kP>(acc, w, [&](int r) { return x[r][c]; });
-      w += kP * kPanelWidth;
+      TileStep<kRows, kP>(acc, w, tw.panel_stride, [&](int r) { return x[r][c]; });
+      w += tw.row_step;
     }
     done += seg;
   }
   StoreTile<kAct>(acc, io.mr, io, p);
 }
 
-using IndirectTileFn = void (*)(const float* const*, int64_t, int64_t, int64_t, const float*,
+using IndirectTileFn = void (*)(const float* const*, int64_t, int64_t, int64_t, TileWeights,
                                 const TileIo&, const ActivationParams&);
 
 // IndirectTile over tile_panels (<= kTilePanels) panels.
@@ -615,11 +639,9 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
       const auto tile_panels = [&](int64_t q) {
         return static_cast<int>(MinI(kTilePanels, panels - q * kTilePanels));
       };
-      // Panel group q's weights from reduction element k0 on: rows of its tile_panels(q)
-      // panels side by side (PackConvWeights).
       const auto group_weights = [&](int64_t q, int64_t k0) {
-        return g.packed_w + group * group_floats +
-               (q * kTilePanels * k + k0 * tile_panels(q)) * kPanelWidth;
+        return GroupWeights(g.packed_w + group * group_floats, k, g.packed_panels, q,
+                            tile_panels(q), k0);
       };
       // Tile p0's chunk k0 of the reduction over every panel group of the slice: a whole tile
       // reads its rows where the indirection table points, a partial one (the last of a
@@ -629,7 +651,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
         if (mr < kRows) PackChunk(TileRows{table, taps, g.in_c}, k0, len, buf);
         for (int64_t q = pg_begin; q < pg_end; ++q) {
           const TileIo io = tile_io(p0, mr, q, k0, len);
-          const float* w = group_weights(q, k0);
+          const TileWeights w = group_weights(q, k0);
           if (mr == kRows) {
             IndirectTilePanels<kAct>(tile_panels(q))(table, k0, len, g.in_c, w, io, g.activation);
           } else {
@@ -710,9 +732,10 @@ struct PlanarWindow {
 // patch of it, at the borders), the kR values of one step kStride floats apart, so from one
 // base register with constant offsets. Stores io.mr rows.
 template <Activation kAct, int kP, int kStride>
-inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w,
+inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, TileWeights tw,
                        const TileIo& io) {
   constexpr int kR = kRows;
+  const float* w = tw.first;
   constexpr int kVecs = kP * kPanelVecs;
   Vec acc[kR][kVecs];
   InitTile(acc, io.mr, io);
@@ -722,8 +745,8 @@ inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w
   const int64_t k = g.in_c * g.kernel_h * g.kernel_w;
   for (int64_t i = 0; i < k; ++i) {
     const float* row = in.x + in.offset[i];
-    TileStep<kR, kP>(acc, w, [&](int r) { return row[r * kStride]; });
-    w += kP * kPanelWidth;
+    TileStep<kR, kP>(acc, w, tw.panel_stride, [&](int r) { return row[r * kStride]; });
+    w += tw.row_step;
   }
   StoreTile<kAct>(acc, io.mr, io, g.activation);
 }
@@ -731,7 +754,7 @@ inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const float* w
 // PlanarTile over the tile_panels (<= kTilePanels) panels of one panel group.
 template <Activation kAct, int kStride>
 inline void PlanarTilePanels(int tile_panels, const ConvArgs& g, const PlanarWindow& in,
-                             const float* w, const TileIo& io) {
+                             TileWeights w, const TileIo& io) {
   if constexpr (kTilePanels >= 4) {
     if (tile_panels == 4) return PlanarTile<kAct, 4, kStride>(g, in, w, io);
     if (tile_panels == 3) return PlanarTile<kAct, 3, kStride>(g, in, w, io);
@@ -847,7 +870,7 @@ void NchwInputConvImpl(const ConvArgs& g, ThreadPool* pool) {
           io.residual = g.residual != nullptr ? g.residual + y_offset : nullptr;
           io.mr = mr;
           io.nc = static_cast<int>(MinI(tile_panels * kPanelWidth, g.out_c - panel * kPanelWidth));
-          const float* w = g.packed_w + panel * k * kPanelWidth;
+          const TileWeights w = GroupWeights(g.packed_w, k, g.packed_panels, q, tile_panels, 0);
           if (!planar_tiles) {
             MicroTilePanels<kAct>(tile_panels, buf, k, w, io, g.activation);
           } else if (g.stride_w == 1) {

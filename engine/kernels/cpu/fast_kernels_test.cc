@@ -204,17 +204,25 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
     const auto all_written = [](const std::vector<float>& v) {
       return std::none_of(v.begin(), v.end(), [](float f) { return std::isnan(f); });
     };
-    std::vector<float> packed(
-        static_cast<std::size_t>(k.group * PackedConvFloats(out_c, in_c, k.kh, k.kw)), unwritten);
-    PackConvWeights(w.data(), k.group, out_c, in_c, k.kh, k.kw, kernels.tile_panels, packed.data());
-    EXPECT_TRUE(all_written(packed)) << "PackConvWeights left a float unwritten";
-    // First layers may read the planar (NCHW) image as it is.
+    // Both layouts of the packed weights (ConvPackedPanels): one panel after another, and the
+    // panels of a tile side by side.
+    const int layouts[2] = {1, kernels.tile_panels};
     const bool planar_ok = k.group == 1 && k.c <= 4 && k.c * k.kh * k.kw <= kMaxNchwInputReduction;
-    std::vector<float> planar_packed(packed.size(), unwritten);
-    if (planar_ok) {
-      PackNchwInputConvWeights(w.data(), out_c, in_c, k.kh, k.kw, kernels.tile_panels,
-                               planar_packed.data());
-      EXPECT_TRUE(all_written(planar_packed)) << "PackNchwInputConvWeights left a float unwritten";
+    std::vector<float> packed[2];
+    std::vector<float> planar_packed[2];
+    for (int l = 0; l < 2; ++l) {
+      packed[l].assign(
+          static_cast<std::size_t>(k.group * PackedConvFloats(out_c, in_c, k.kh, k.kw)), unwritten);
+      PackConvWeights(w.data(), k.group, out_c, in_c, k.kh, k.kw, layouts[l], packed[l].data());
+      EXPECT_TRUE(all_written(packed[l])) << "PackConvWeights left a float unwritten";
+      // First layers may read the planar (NCHW) image as it is.
+      planar_packed[l].assign(packed[l].size(), unwritten);
+      if (planar_ok) {
+        PackNchwInputConvWeights(w.data(), out_c, in_c, k.kh, k.kw, layouts[l],
+                                 planar_packed[l].data());
+        EXPECT_TRUE(all_written(planar_packed[l]))
+            << "PackNchwInputConvWeights left a float unwritten";
+      }
     }
     std::vector<float> bias(static_cast<std::size_t>(k.group * PaddedChannels(out_c)), 0.0f);
     for (std::int64_t g = 0; g < k.group; ++g)
@@ -260,7 +268,11 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         if (in_place) y = residual;
         args.y = y.data();
         args.residual = in_place ? y.data() : with_residual ? residual.data() : nullptr;
-        args.packed_w = planar ? planar_packed.data() : packed.data();
+        // Variants 1 (chunk by chunk), 3 and 5 take one panel after another, the others the
+        // panels of a tile side by side.
+        const int layout = (variant + 1) % 2;
+        args.packed_w = planar ? planar_packed[layout].data() : packed[layout].data();
+        args.packed_panels = layouts[layout];
         args.bias = bias.data();
         args.zero = zero.data();
         args.activation = activation;
