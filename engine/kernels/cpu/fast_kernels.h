@@ -75,9 +75,10 @@ struct ConvArgs {
   // the residual is read before the same element of y is first written, and no other.
   const float* residual = nullptr;
   const float* packed_w = nullptr;  // Groups one after another, each PackedConvFloats() long.
-  int packed_panels = 1;            // The packers' packed_panels for packed_w.
-  const float* bias = nullptr;      // groups x PaddedChannels(out_c), zero where absent.
-  const float* zero = nullptr;      // in_c zeros, read for padding taps.
+  // The packers' packed_panels for packed_w: 1 or the kernels' tile_panels.
+  int packed_panels = 1;
+  const float* bias = nullptr;  // groups x PaddedChannels(out_c), zero where absent.
+  const float* zero = nullptr;  // in_c zeros, read for padding taps.
   ActivationParams activation;
   // Bytes of weights the kernel may keep in one core's L2 cache while its tiles pass over them
   // (which layers run tile by tile, each tile its whole reduction, and which chunk by chunk);

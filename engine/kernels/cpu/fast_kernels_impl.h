@@ -584,7 +584,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
       // Tile p0's indirection table: where each tap of each row reads (a pointwise layer: one
       // tap, the pixel itself).
       // Rows past mr repeat the last pixel. One division per tile (a 64-bit division takes
-      // some 40 to 90 cycles, and a 7x7 layer's tiles run this once per chunk).
+      // some 40 to 90 cycles).
       const auto tile_rows = [&](int64_t p0, int mr, const float** table) {
         if (pointwise) {
           for (int r = 0; r < kRows; ++r) {
