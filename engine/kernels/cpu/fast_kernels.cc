@@ -54,12 +54,6 @@ inline void PanelRow(std::int64_t lanes, const Value& value, float* row) {
   for (; lane < kPanelWidth; ++lane) row[lane] = 0.0f;
 }
 
-}  // namespace
-
-// The packers write every float of `packed` once, in order (the panel rows one after the
-// other), so `packed` need not be initialized: a model's weights are written once at load.
-namespace {
-
 // Writes the panel layout of the k x n matrix whose element (i, j) is row(i)[j * lane_stride]:
 // groups of `packed_panels` panels (the last group may have fewer), each group k rows of its
 // panels' kPanelWidth lanes side by side.
@@ -84,11 +78,13 @@ void PackPanels(std::int64_t k, std::int64_t n, int packed_panels, const Row& ro
 }  // namespace
 
 int ConvPackedPanels(const FastKernels& kernels, std::int64_t k) {
-  const std::int64_t group_weight_bytes =
-      k * kernels.tile_panels * kPanelWidth * static_cast<std::int64_t>(sizeof(float));
-  return group_weight_bytes <= ConvCacheBudgetBytes() ? kernels.tile_panels : 1;
+  return PanelGroupWeightBytes(k, kernels.tile_panels) <= ConvCacheBudgetBytes()
+             ? kernels.tile_panels
+             : 1;
 }
 
+// The packers write every float of `packed` once, in order (the panel rows one after the
+// other), so `packed` need not be initialized: a model's weights are written once at load.
 void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, std::int64_t in_c,
                      std::int64_t kernel_h, std::int64_t kernel_w, int packed_panels,
                      float* packed) {

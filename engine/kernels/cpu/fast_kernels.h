@@ -156,6 +156,13 @@ inline std::int64_t PackedConvFloats(std::int64_t out_c, std::int64_t in_c, std:
   return PaddedChannels(out_c) * in_c * kernel_h * kernel_w;
 }
 
+// Bytes of one panel group's packed weights over a reduction of k: what decides whether a
+// layer runs tile by tile or chunk by chunk (the panel group within the L2 budget or not), and
+// so its weights' layout (ConvPackedPanels).
+inline std::int64_t PanelGroupWeightBytes(std::int64_t k, int tile_panels) {
+  return k * tile_panels * kPanelWidth * static_cast<std::int64_t>(sizeof(float));
+}
+
 // The layout of a convolution's packed weights (ConvArgs::packed_panels) for `kernels`, K = k:
 // the panels of a tile side by side where a panel group's weights stay in the L2 cache (the
 // layers that run tile by tile), so a tile reads one stream rather than tile_panels streams K

@@ -516,7 +516,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   // 512 runs ResNet-50's 14x14 3x3 layers (590 KB of weights per group) tile by tile: 11-14 %
   // faster; 7x7 layers of 512 channels (1.2 MB per group) lose 5 % that way, so they stay
   // chunked.
-  const int64_t group_weight_bytes = k * kTilePanels * kPanelWidth * 4;
+  const int64_t group_weight_bytes = PanelGroupWeightBytes(k, kTilePanels);
   if (slice * group_weight_bytes > cache_budget && group_weight_bytes <= cache_budget) {
     const int64_t fewest = (panel_groups + slice - 1) / slice;  // The slices so far.
     const int64_t widest = cache_budget / group_weight_bytes;
