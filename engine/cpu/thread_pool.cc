@@ -14,9 +14,11 @@ namespace {
 // between two kernels of a network, far shorter than a scheduler tick.
 constexpr int kSpinIterations = 4000;
 
-constexpr int kChunkShift = 20;
+constexpr int kFrontShift = 20;
 constexpr int kSectionShift = 40;
-constexpr std::uint64_t kChunkMask = (std::uint64_t{1} << kChunkShift) - 1;
+constexpr std::uint64_t kChunkMask = (std::uint64_t{1} << kFrontShift) - 1;
+// Section numbers wrap around within their 24 bits of a range word.
+constexpr std::uint64_t kSectionMask = (std::uint64_t{1} << (64 - kSectionShift)) - 1;
 
 inline void CpuRelax() {
 #if defined(__x86_64__)
@@ -28,17 +30,19 @@ inline void CpuRelax() {
 
 }  // namespace
 
+ThreadPool::ThreadPool(int threads) : ranges_(new Range[static_cast<std::size_t>(threads)]) {}
+
 Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int threads) {
   if (threads < 1) {
     return Status::InvalidArgument("a thread pool needs at least 1 thread, not " +
                                    std::to_string(threads));
   }
-  std::unique_ptr<ThreadPool> pool(new ThreadPool());
+  std::unique_ptr<ThreadPool> pool(new ThreadPool(threads));
   pool->workers_.reserve(static_cast<std::size_t>(threads - 1));
   for (int i = 1; i < threads; ++i) {
     // std::thread reports failure with an exception; it is the only one that can reach us.
     try {
-      pool->workers_.emplace_back([p = pool.get()] { p->WorkerLoop(); });
+      pool->workers_.emplace_back([p = pool.get(), i] { p->WorkerLoop(i); });
     } catch (const std::system_error& e) {
       return Status::ResourceExhausted(std::string("cannot start a worker thread: ") + e.what());
     }
@@ -53,26 +57,40 @@ ThreadPool::~ThreadPool() {
   for (std::thread& worker : workers_) worker.join();
 }
 
-void ThreadPool::RunChunks() noexcept {
-  std::uint64_t state = state_.load(std::memory_order_acquire);
+bool ThreadPool::Claim(int range, bool front, std::uint64_t section, std::int64_t& chunk) noexcept {
+  std::atomic<std::uint64_t>& word = ranges_[static_cast<std::size_t>(range)].word;
+  std::uint64_t value = word.load(std::memory_order_acquire);
   while (true) {
-    const std::uint64_t next = (state >> kChunkShift) & kChunkMask;
-    const std::uint64_t chunks = state & kChunkMask;
-    if (next >= chunks) return;
-    if (!state_.compare_exchange_weak(state, state + (std::uint64_t{1} << kChunkShift),
-                                      std::memory_order_acquire, std::memory_order_acquire)) {
-      continue;  // `state` now holds the current value.
+    const std::uint64_t first = (value >> kFrontShift) & kChunkMask;
+    const std::uint64_t end = value & kChunkMask;
+    if ((value >> kSectionShift) != section || first >= end) return false;
+    const std::uint64_t claimed = front ? value + (std::uint64_t{1} << kFrontShift) : value - 1;
+    if (word.compare_exchange_weak(value, claimed, std::memory_order_acquire,
+                                   std::memory_order_acquire)) {
+      chunk = static_cast<std::int64_t>(front ? first : end - 1);
+      return true;
     }
-    const auto chunk = static_cast<std::int64_t>(next);
-    const std::int64_t begin = chunk * chunk_;
-    const std::int64_t end = begin + chunk_ < tasks_ ? begin + chunk_ : tasks_;
-    (*fn_)(begin, end);
-    done_chunks_.fetch_add(1, std::memory_order_release);
-    state = state_.load(std::memory_order_acquire);
+    // `value` now holds the current word.
   }
 }
 
-void ThreadPool::WorkerLoop() noexcept {
+void ThreadPool::RunChunks(int self, std::uint64_t section) noexcept {
+  const int threads = this->threads();
+  std::int64_t chunk = 0;
+  // Its own range first, front to back; then the others' from their backs, the next thread's
+  // first, until none has a chunk left.
+  for (int i = 0; i < threads; ++i) {
+    const int range = (self + i) % threads;
+    while (Claim(range, i == 0, section, chunk)) {
+      const std::int64_t begin = chunk * chunk_;
+      const std::int64_t end = begin + chunk_ < tasks_ ? begin + chunk_ : tasks_;
+      (*fn_)(begin, end);
+      done_chunks_.fetch_add(1, std::memory_order_release);
+    }
+  }
+}
+
+void ThreadPool::WorkerLoop(int self) noexcept {
   std::uint32_t seen = 0;
   while (true) {
     std::uint32_t current = wake_.load(std::memory_order_acquire);
@@ -86,7 +104,7 @@ void ThreadPool::WorkerLoop() noexcept {
     }
     seen = current;
     if (stop_.load(std::memory_order_relaxed)) return;
-    RunChunks();
+    RunChunks(self, section_.load(std::memory_order_acquire));
   }
 }
 
@@ -95,7 +113,8 @@ void ThreadPool::ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn
   // thread descheduled in the middle of a chunk holds back only that small chunk (on a shared
   // machine that wait is what a second thread costs); claiming one is an atomic operation,
   // nothing next to a chunk's work.
-  const std::int64_t target_chunks = 16 * threads();
+  const std::int64_t threads = this->threads();
+  const std::int64_t target_chunks = 16 * threads;
   std::int64_t chunk = (tasks + target_chunks - 1) / target_chunks;
   if (chunk < min_chunk) chunk = min_chunk < 1 ? 1 : min_chunk;
   const std::int64_t chunks = (tasks + chunk - 1) / chunk;
@@ -103,12 +122,18 @@ void ThreadPool::ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn
   tasks_ = tasks;
   chunk_ = chunk;
   done_chunks_.store(0, std::memory_order_relaxed);
-  const std::uint64_t section = (state_.load(std::memory_order_relaxed) >> kSectionShift) + 1;
-  state_.store((section << kSectionShift) | static_cast<std::uint64_t>(chunks),
-               std::memory_order_release);
+  const std::uint64_t section = (section_.load(std::memory_order_relaxed) + 1) & kSectionMask;
+  // Thread t's range: chunks [t * chunks / threads, (t + 1) * chunks / threads).
+  for (std::int64_t t = 0; t < threads; ++t) {
+    const auto first = static_cast<std::uint64_t>(t * chunks / threads);
+    const auto end = static_cast<std::uint64_t>((t + 1) * chunks / threads);
+    ranges_[static_cast<std::size_t>(t)].word.store(
+        (section << kSectionShift) | (first << kFrontShift) | end, std::memory_order_release);
+  }
+  section_.store(section, std::memory_order_release);
   wake_.fetch_add(1, std::memory_order_release);
   wake_.notify_all();
-  RunChunks();
+  RunChunks(0, section);
   // Wait for chunks that workers claimed and are still running.
   for (int i = 0; done_chunks_.load(std::memory_order_acquire) < chunks; ++i) {
     if (i < kSpinIterations) {

@@ -2,13 +2,17 @@
 //
 // A session with N threads owns a pool of N - 1 workers; the thread that calls Session::Run is
 // the N-th. ParallelFor splits [0, tasks) into a fixed set of contiguous chunks (the same split
-// for the same arguments, so results never depend on timing), about 16 per thread, that the
-// caller and the workers claim one at a time from an atomic counter. Claiming, rather than
-// assigning chunk i to thread i, is what keeps a busy machine from stalling a run: when another
-// process holds a core and a worker is not scheduled, the threads that are running take its
-// chunks. What a second thread can still cost is the chunk a worker had claimed when it lost
-// its core: the caller waits for it until the worker runs again (docs/adr/0108; fork-join
-// pools collapse far worse, as measured for ENGINE-KERNELS.md section 3.4).
+// for the same arguments, so results never depend on timing), about 16 per thread, and gives
+// each thread a contiguous range of them, which it runs front to back: neighbouring tasks share
+// their inputs or weights (a convolution's tasks of one weight slice lie side by side), so each
+// thread keeps to its own part of the data, as a static split would. A thread that has run its
+// range takes chunks from the back of another's, one at a time (each range is one atomic word
+// that its owner and thieves claim from with a compare-and-swap). Stealing, rather than a
+// static split, is what keeps a busy machine from stalling a run: when another process holds a
+// core and a worker is not scheduled, the threads that are running take its chunks. What a
+// second thread can still cost is the chunk a worker had claimed when it lost its core: the
+// caller waits for it until the worker runs again (docs/adr/0108; fork-join pools collapse far
+// worse, as measured for ENGINE-KERNELS.md section 3.4).
 //
 // Workers spin for a short while after each parallel section (a network runs the next kernel
 // within microseconds) and then block on a futex, so an idle pool costs no CPU.
@@ -65,22 +69,32 @@ class ThreadPool {
   void ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn fn);
 
  private:
-  ThreadPool() = default;
-  void WorkerLoop() noexcept;
-  void RunChunks() noexcept;
+  // One thread's chunks: section number (bits 40-63), the next chunk it runs from the front
+  // (bits 20-39), and one past the last, where thieves take from (bits 0-19).
+  struct alignas(64) Range {
+    std::atomic<std::uint64_t> word{0};
+  };
+
+  explicit ThreadPool(int threads);
+  void WorkerLoop(int self) noexcept;
+  // Runs chunks of section `section`, its own range's first, then others'; returns when no
+  // range of that section has a chunk left.
+  void RunChunks(int self, std::uint64_t section) noexcept;
+  bool Claim(int range, bool front, std::uint64_t section, std::int64_t& chunk) noexcept;
 
   std::vector<std::thread> workers_;
 
-  // The current parallel section. The caller writes these, then publishes the section in
-  // state_; a thread reads them only after it has claimed a chunk of that section (an
-  // acquire CAS on state_), and the caller rewrites them only after every claimed chunk is
-  // done. A worker that wakes late finds no chunk to claim and never reads them.
+  // The current parallel section. The caller writes these, then publishes the section in the
+  // ranges and in section_; a thread reads them only after it has claimed a chunk of that
+  // section (an acquire CAS on a range), and the caller rewrites them only after every claimed
+  // chunk is done. A worker that wakes late finds no chunk to claim and never reads them.
   const RangeFn* fn_ = nullptr;
   std::int64_t tasks_ = 0;
   std::int64_t chunk_ = 1;
 
-  // Section number (bits 40-63), next unclaimed chunk (bits 20-39), chunk count (bits 0-19).
-  alignas(64) std::atomic<std::uint64_t> state_{0};
+  // One range per thread, the caller's first.
+  std::unique_ptr<Range[]> ranges_;
+  alignas(64) std::atomic<std::uint64_t> section_{0};
   alignas(64) std::atomic<std::int64_t> done_chunks_{0};
   // Bumped to wake the workers (a futex word).
   alignas(64) std::atomic<std::uint32_t> wake_{0};

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 namespace edgemond::engine {
@@ -50,6 +52,34 @@ TEST(ThreadPoolTest, UsesWorkerThreads) {
     }
   });
   EXPECT_EQ(arrived.load(), 2);
+}
+
+TEST(ThreadPoolTest, ARunningThreadTakesOverAStalledThreadsChunks) {
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(2);
+  ASSERT_TRUE(pool.ok());
+  // 64 tasks in 32 chunks of 2, 16 per thread. The worker's first chunk stalls until every
+  // other task has run (or 20 s have passed): the caller must run its own 16 chunks and then
+  // the worker's other 15. Without taking them over, it would run 32 tasks and wait.
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> done{0};
+  std::atomic<int> by_caller{0};
+  std::atomic<bool> stalled{false};
+  std::vector<std::atomic<int>> hits(64);
+  ParallelFor(pool->get(), 64, 1, [&](std::int64_t begin, std::int64_t end) {
+    if (std::this_thread::get_id() == caller) {
+      by_caller += static_cast<int>(end - begin);
+    } else if (!stalled.exchange(true)) {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      while (done.load() < 62 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+    }
+    for (std::int64_t i = begin; i < end; ++i) hits[static_cast<std::size_t>(i)]++;
+    done += static_cast<int>(end - begin);
+  });
+  for (std::size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i].load(), 1) << "task " << i;
+  // 64 where the worker never got a chunk (it was not scheduled in time).
+  EXPECT_GE(by_caller.load(), 62);
 }
 
 TEST(ThreadPoolTest, RefusesZeroThreads) { EXPECT_FALSE(ThreadPool::Create(0).ok()); }
