@@ -104,7 +104,9 @@ void ThreadPool::WorkerLoop(int self) noexcept {
     }
     seen = current;
     if (stop_.load(std::memory_order_relaxed)) return;
-    RunChunks(self, section_.load(std::memory_order_acquire));
+    // The caller wrote every range before the wake-up: this thread's word holds the section.
+    RunChunks(self, ranges_[static_cast<std::size_t>(self)].word.load(std::memory_order_acquire) >>
+                        kSectionShift);
   }
 }
 
@@ -122,7 +124,8 @@ void ThreadPool::ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn
   tasks_ = tasks;
   chunk_ = chunk;
   done_chunks_.store(0, std::memory_order_relaxed);
-  const std::uint64_t section = (section_.load(std::memory_order_relaxed) + 1) & kSectionMask;
+  const std::uint64_t section =
+      ((ranges_[0].word.load(std::memory_order_relaxed) >> kSectionShift) + 1) & kSectionMask;
   // Thread t's range: chunks [t * chunks / threads, (t + 1) * chunks / threads).
   for (std::int64_t t = 0; t < threads; ++t) {
     const auto first = static_cast<std::uint64_t>(t * chunks / threads);
@@ -130,7 +133,6 @@ void ThreadPool::ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn
     ranges_[static_cast<std::size_t>(t)].word.store(
         (section << kSectionShift) | (first << kFrontShift) | end, std::memory_order_release);
   }
-  section_.store(section, std::memory_order_release);
   wake_.fetch_add(1, std::memory_order_release);
   wake_.notify_all();
   RunChunks(0, section);

@@ -85,16 +85,15 @@ class ThreadPool {
   std::vector<std::thread> workers_;
 
   // The current parallel section. The caller writes these, then publishes the section in the
-  // ranges and in section_; a thread reads them only after it has claimed a chunk of that
-  // section (an acquire CAS on a range), and the caller rewrites them only after every claimed
-  // chunk is done. A worker that wakes late finds no chunk to claim and never reads them.
+  // ranges; a thread reads them only after it has claimed a chunk of that section (an acquire
+  // CAS on a range), and the caller rewrites them only after every claimed chunk is done. A
+  // worker that wakes late finds no chunk to claim and never reads them.
   const RangeFn* fn_ = nullptr;
   std::int64_t tasks_ = 0;
   std::int64_t chunk_ = 1;
 
-  // One range per thread, the caller's first.
+  // One range per thread, the caller's first. The current section is the one in their words.
   std::unique_ptr<Range[]> ranges_;
-  alignas(64) std::atomic<std::uint64_t> section_{0};
   alignas(64) std::atomic<std::int64_t> done_chunks_{0};
   // Bumped to wake the workers (a futex word).
   alignas(64) std::atomic<std::uint32_t> wake_{0};
