@@ -16,6 +16,11 @@ time per collection (its own edgemond_collector_duration_seconds, scraped every 
 whether the quiet edgemond stayed under --target-percent of one core (0.1 % by default, the
 device-coverage budget for the Orin board at 1 Hz).
 
+In the same window the script also runs edgemond_library_floor (bench/library_floor.cc): a
+process linking exactly the daemon's shared libraries and using each minimally (a WAL database
+written once a second, an HTTP server, an sd-event tick). Its RSS is the floor any daemon built on
+those libraries starts from; edgemond's RSS above it is edgemond's own.
+
 Usage: bench/daemon_cost.py [--board jetson-orin-jp6] [--seconds 120] [--build build]
                             [--target-percent 0.1]
 Needs: a built tree (cmake --build build), prometheus-node-exporter, sqlite3, curl.
@@ -161,8 +166,9 @@ def main():
     root = os.path.join(REPO, "tests", "fixtures", "devices", args.board)
     edgemond = os.path.join(args.build, "daemon", "edgemond")
     node_exporter = shutil.which("prometheus-node-exporter") or shutil.which("node_exporter")
-    if not os.path.exists(edgemond):
-        sys.exit(f"{edgemond} not found: build first (cmake --build build)")
+    floor = os.path.join(args.build, "bench", "edgemond_library_floor")
+    if not os.path.exists(edgemond) or not os.path.exists(floor):
+        sys.exit(f"{edgemond} or {floor} not found: build first (cmake --build build)")
     if node_exporter is None:
         sys.exit("node_exporter not found: apt-get install prometheus-node-exporter")
 
@@ -174,6 +180,8 @@ def main():
                                f"--path.sysfs={root}/sys", f"--path.rootfs={root}",
                                f"--web.listen-address=127.0.0.1:{ne_port}"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        floor_proc = subprocess.Popen([floor, os.path.join(workdir, "floor.db")],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(15)  # Warm up: both daemons settle; edgemond flushes at least once.
 
         ne_samples = samples_in(fetch(f"http://127.0.0.1:{ne_port}/metrics"))
@@ -205,11 +213,13 @@ def main():
         stored1 = db_samples(quiet_db)
         rss = {name: (status_kib(pid, "VmRSS"), status_kib(pid, "VmHWM")) + rollup_kib(pid)
                for name, pid in procs.items()}
+        floor_rss = (status_kib(floor_proc.pid, "VmRSS"), status_kib(floor_proc.pid, "VmHWM")) + \
+            rollup_kib(floor_proc.pid)
         size = db_bytes(quiet_db)
         total_stored = stored1
-        for proc in (quiet, scraped, ne):
+        for proc in (quiet, scraped, ne, floor_proc):
             proc.send_signal(signal.SIGTERM)
-        for proc in (quiet, scraped, ne):
+        for proc in (quiet, scraped, ne, floor_proc):
             proc.wait(timeout=30)
 
     cycles = elapsed  # One collection (or scrape) per second.
@@ -230,6 +240,9 @@ def main():
               f"{ns / (elapsed * 1e9) * 100:.3f} % | {rss[name][0] / 1024:.1f} MiB "
               f"({rss[name][1] / 1024:.1f} MiB) | {rss[name][2] / 1024:.1f} MiB | "
               f"{rss[name][3] / 1024:.1f} MiB |")
+    print(f"| the libraries alone (edgemond_library_floor) | – | – | – | "
+          f"{floor_rss[0] / 1024:.1f} MiB ({floor_rss[1] / 1024:.1f} MiB) | "
+          f"{floor_rss[2] / 1024:.1f} MiB | {floor_rss[3] / 1024:.1f} MiB |")
     print()
     # Written per sample collected in the window: with a flush every minute, the samples
     # stored in the window depend on where its edges fall.

@@ -1,0 +1,90 @@
+// The memory floor of edgemond's dependencies: a process that links exactly the shared libraries
+// the daemon links (libmicrohttpd and the GnuTLS chain Debian builds it with, libsqlite3,
+// libsystemd, libstdc++) and does the least each needs to be in use, the way the daemon uses
+// it: a WAL-mode SQLite database with one table written once a second, an HTTP server on
+// loopback answering every request with a fixed body, an sd-event loop ticking once a second.
+// bench/daemon_cost.py runs it next to edgemond and reports its RSS, PSS and USS: what any
+// daemon built on these libraries costs before it does anything of its own.
+//
+// Usage: edgemond_library_floor DB_FILE   (prints "serving http://127.0.0.1:PORT"; SIGTERM stops)
+
+#include <microhttpd.h>
+#include <sqlite3.h>
+#include <systemd/sd-event.h>
+
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+MHD_Result Answer(void*, MHD_Connection* connection, const char*, const char*, const char*,
+                  const char*, size_t*, void**) {
+  static char body[] = "ok\n";
+  MHD_Response* response =
+      MHD_create_response_from_buffer(sizeof body - 1, body, MHD_RESPMEM_PERSISTENT);
+  const MHD_Result queued = MHD_queue_response(connection, MHD_HTTP_OK, response);
+  MHD_destroy_response(response);
+  return queued;
+}
+
+struct Loop {
+  sqlite3* db = nullptr;
+  sqlite3_stmt* insert = nullptr;
+  std::uint64_t interval_us = 1000000;
+};
+
+int OnTick(sd_event_source* source, std::uint64_t now_us, void* data) {
+  auto* loop = static_cast<Loop*>(data);
+  sqlite3_bind_int64(loop->insert, 1, static_cast<sqlite3_int64>(now_us));
+  sqlite3_step(loop->insert);
+  sqlite3_reset(loop->insert);
+  return sd_event_source_set_time(source, now_us + loop->interval_us);
+}
+
+int Fail(const std::string& what) {
+  std::fprintf(stderr, "edgemond_library_floor: %s\n", what.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) return Fail("usage: edgemond_library_floor DB_FILE");
+  Loop loop;
+  if (sqlite3_open(argv[1], &loop.db) != SQLITE_OK) return Fail(sqlite3_errmsg(loop.db));
+  if (sqlite3_exec(loop.db, "PRAGMA journal_mode=WAL; CREATE TABLE IF NOT EXISTS ticks(t INTEGER)",
+                   nullptr, nullptr, nullptr) != SQLITE_OK ||
+      sqlite3_prepare_v2(loop.db, "INSERT INTO ticks VALUES (?)", -1, &loop.insert, nullptr) !=
+          SQLITE_OK) {
+    return Fail(sqlite3_errmsg(loop.db));
+  }
+  MHD_Daemon* http = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0,
+                                      nullptr, nullptr, &Answer, nullptr, MHD_OPTION_END);
+  if (http == nullptr) return Fail("MHD_start_daemon failed");
+  const MHD_DaemonInfo* info = MHD_get_daemon_info(http, MHD_DAEMON_INFO_BIND_PORT);
+  std::printf("serving http://127.0.0.1:%u\n", static_cast<unsigned>(info->port));
+  std::fflush(stdout);
+
+  sd_event* event = nullptr;
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  sigprocmask(SIG_BLOCK, &stop, nullptr);
+  std::uint64_t now_us = 0;
+  if (sd_event_default(&event) < 0 || sd_event_now(event, CLOCK_MONOTONIC, &now_us) < 0 ||
+      sd_event_add_signal(event, nullptr, SIGTERM, nullptr, nullptr) < 0 ||
+      sd_event_add_signal(event, nullptr, SIGINT, nullptr, nullptr) < 0 ||
+      sd_event_add_time(event, nullptr, CLOCK_MONOTONIC, now_us + loop.interval_us, 0, &OnTick,
+                        &loop) < 0) {
+    return Fail("sd-event setup failed");
+  }
+  const int status = sd_event_loop(event);
+  sd_event_unref(event);
+  MHD_stop_daemon(http);
+  sqlite3_finalize(loop.insert);
+  sqlite3_close(loop.db);
+  return status < 0 ? 1 : 0;
+}
