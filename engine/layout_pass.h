@@ -45,6 +45,7 @@ struct LayoutStats {
   int reorders = 0;                // Transposes and reshapes inserted between layouts.
   int fused_residuals = 0;         // Add nodes folded into a convolution.
   int concat_inputs_in_place = 0;  // Convolutions writing straight into a Concat's output.
+  int fused_channel_scales = 0;    // Mul nodes folded into the convolution after them.
 };
 
 // REQUIRES: every value has its TensorInfo (after ResolveAndFold). `registry` resolves the

@@ -243,6 +243,66 @@ TEST(LayoutPassTest, ResidualConvolutionsWriteOverTheirResidual) {
   EXPECT_EQ(offset(residual_steps[2]->outputs[0]), offset(residual_steps[2]->inputs[3]));
 }
 
+// A squeeze-and-excitation gate (EfficientNet, MobileNetV3): global pooling, two 1x1
+// convolutions and a Sigmoid make one factor per channel, and Mul(x, gate) scales x for the
+// projection after it.
+void AddSqueezeExcite(GraphBuilder& b, const std::string& name, const std::string& x,
+                      const std::string& gate, std::int64_t channels, std::uint64_t seed) {
+  b.Node("GlobalAveragePool", {x}, {name + "pool"});
+  AddConv(b, name + "reduce", name + "pool", name + "r", channels, channels / 4, 1, 1, 1, seed);
+  b.Node("Relu", {name + "r"}, {name + "r_relu"});
+  AddConv(b, name + "expand", name + "r_relu", name + "e", channels / 4, channels, 1, 1, 1,
+          seed + 10);
+  b.Node("Sigmoid", {name + "e"}, {gate});
+}
+
+// The gate's Mul joins the projection after it, which scales its packed weights per run,
+// where those are shorter than the image (2 x taps x padded output channels <= pixels): a 1x1
+// projection with a residual, the gate as the Mul's first or second input, and a 3x3 one
+// whose reduction (9 x 40) runs in two chunks over two panels (AVX-512: a partial panel
+// group). The last stage's (2x2 pixels, 24 output channels) keeps its Mul, as does a gate
+// per image of a batch.
+TEST(LayoutPassTest, SqueezeExciteGatesJoinTheProjection) {
+  const auto make = [](std::int64_t batch) {
+    return [batch] {
+      GraphBuilder b;
+      b.Input("x", DataType::kFloat32, Dims({batch, 8, 24, 24}));
+      AddConv(b, "stem", "x", "s", 8, 40, 1, 1, 1, 200);
+      b.Node("Relu", {"s"}, {"a"});
+      AddConv(b, "dw", "a", "d", 40, 40, 3, 1, 40, 210);
+      b.Node("Relu", {"d"}, {"d_relu"});
+      AddSqueezeExcite(b, "se1", "d_relu", "g1", 40, 220);
+      b.Node("Mul", {"d_relu", "g1"}, {"scaled1"});
+      AddConv(b, "project1", "scaled1", "p1", 40, 40, 1, 1, 1, 240);
+      b.Node("Add", {"p1", "a"}, {"block1"});
+      AddSqueezeExcite(b, "se2", "block1", "g2", 40, 250);
+      b.Node("Mul", {"g2", "block1"}, {"scaled2"});
+      AddConv(b, "project2", "scaled2", "p2", 40, 24, 3, 1, 1, 270);
+      b.Node("Relu", {"p2"}, {"block2"});
+      b.Node("MaxPool", {"block2"}, {"small"},
+             {IntsAttribute("kernel_shape", {9, 9}), IntsAttribute("strides", {9, 9})});
+      AddSqueezeExcite(b, "se3", "small", "g3", 24, 280);
+      b.Node("Mul", {"small", "g3"}, {"scaled3"});
+      AddConv(b, "project3", "scaled3", "y", 24, 24, 1, 1, 1, 290);
+      b.Output("y");
+      return b;
+    };
+  };
+  const std::shared_ptr<const Model> model = BuildBothWaysAndCompare(make(1));
+  ASSERT_NE(model, nullptr);
+  const std::vector<std::string> labels = Labels(*model);
+  EXPECT_EQ(Count(labels, "Mul"), 1);
+  int scaled = 0;
+  for (const Model::Step& step : model->steps()) {
+    if (step.inputs.size() > 4 && step.inputs[4] != kNoValue) ++scaled;
+  }
+  EXPECT_EQ(scaled, 2);
+
+  const std::shared_ptr<const Model> batched = BuildBothWaysAndCompare(make(2));
+  ASSERT_NE(batched, nullptr);
+  EXPECT_EQ(Count(Labels(*batched), "Mul"), 3);
+}
+
 // ShuffleNetV2's channel split and shuffle, and a ReduceMean over the pixels.
 TEST(LayoutPassTest, ChannelShuffleSliceAndReduceMean) {
   const auto make = [] {

@@ -25,7 +25,7 @@ Result<std::vector<std::int64_t>> ReadPair(AttributeReader& attributes, std::str
 }  // namespace
 
 Status NhwcConvKernel::Prepare(PrepareContext& context) {
-  EDGEMOND_RETURN_IF_ERROR(context.RequireInputCount(2, 4));
+  EDGEMOND_RETURN_IF_ERROR(context.RequireInputCount(2, 5));
   for (int i = 0; i < context.num_inputs(); ++i) {
     if (context.has_input(i)) {
       EDGEMOND_RETURN_IF_ERROR(context.RequireInputType(i, {DataType::kFloat32}));
@@ -78,6 +78,15 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
     if (r != Shape{n, out_h, out_w, m}) {
       return Status::InvalidArgument("R has shape " + r.ToString() + "; the output is " +
                                      Shape{n, out_h, out_w, m}.ToString());
+    }
+  }
+  scaled_ = context.has_input(4);
+  if (scaled_) {
+    const Shape& scale = context.input(4).shape;
+    if (group != 1 || planar || c == 1 || scale != Shape{1, 1, 1, c}) {
+      return Status::InvalidArgument("S has shape " + scale.ToString() + "; it needs [1, 1, 1, " +
+                                     std::to_string(c) +
+                                     "], group 1, NHWC input and more than one input channel");
     }
   }
   kernels_ = &cpu::FastKernelsFor(BestIsa());
@@ -173,6 +182,7 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
     a.bias = bias_.data();
     a.zero = zero_.data();
     a.activation = activation;
+    if (scaled_) context.SetScratchBytes(sizeof(float) * packed_.size());
   }
   context.SetFlops(2 * static_cast<std::uint64_t>(n * out_h * out_w * m) *
                    static_cast<std::uint64_t>(kh * kw * (c / group)));
@@ -194,6 +204,13 @@ Status NhwcConvKernel::Run(const RunContext& context) const {
     args.x = x;
     args.y = y;
     args.residual = residual;
+    if (scaled_) {
+      auto* scaled = reinterpret_cast<float*>(context.scratch().data());
+      cpu::ScalePackedConvWeights(conv_.packed_w, conv_.out_c, conv_.in_c, conv_.kernel_h,
+                                  conv_.kernel_w, conv_.packed_panels,
+                                  context.input(4).data<float>(), scaled);
+      args.packed_w = scaled;
+    }
     kernels_->conv(args, context.pool());
   }
   return Status::Ok();

@@ -4,7 +4,11 @@
 // refuses the "edgemond" domain).
 //
 // Inputs: X [N, H, W, C] (NHWC), W [M, C / group, kH, kW] (ONNX's layout, constant), B [M]
-// (optional, constant), R [N, OH, OW, M] (optional, NHWC): Y = act(conv(X, W) + B + R).
+// (optional, constant), R [N, OH, OW, M] (optional, NHWC), S [1, 1, 1, C] (optional; group 1,
+// X in NHWC): Y = act(conv(X * S, W) + B + R), S scaling X's channels. With S, a run first
+// scales the packed weights by it into scratch memory (cpu::ScalePackedConvWeights): the layout
+// pass gives S to a convolution whose input was Mul(X, S) when that pass over the weights is
+// shorter than the Mul's over X (squeeze-and-excitation blocks).
 // Attributes: group, strides [2], dilations [2], pads [4] (top, left, bottom, right; already
 // resolved from auto_pad), nchw_input (default 0; 1: X is [N, C, H, W], for a first layer with
 // few input channels, group 1 and a reduction of at most cpu::kMaxNchwInputReduction),
@@ -34,7 +38,7 @@ class NhwcConvKernel : public Kernel {
  public:
   Status Prepare(PrepareContext& context) override;
   Status Run(const RunContext& context) const override;
-  bool ReadsInputAtRun(int index) const override { return index == 0 || index == 3; }
+  bool ReadsInputAtRun(int index) const override { return index == 0 || index >= 3; }
   // The residual R: the implicit-GEMM kernel reads each element of it before it writes the
   // same element of Y (cpu::ConvArgs::residual). The depthwise kernel computes some channels
   // twice and so may not.
@@ -52,7 +56,8 @@ class NhwcConvKernel : public Kernel {
  private:
   const cpu::FastKernels* kernels_ = nullptr;
   bool depthwise_ = false;
-  cpu::ConvArgs conv_;  // Pointers to data filled in per run.
+  bool scaled_ = false;  // Input S: the weights are scaled per run.
+  cpu::ConvArgs conv_;   // Pointers to data filled in per run.
   cpu::DepthwiseArgs depthwise_args_;
   cpu::PackedWeights packed_;
   std::vector<float> bias_;

@@ -105,6 +105,24 @@ void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, st
   }
 }
 
+void ScalePackedConvWeights(const float* packed, std::int64_t out_c, std::int64_t in_c,
+                            std::int64_t kernel_h, std::int64_t kernel_w, int packed_panels,
+                            const float* scale, float* scaled) {
+  const std::int64_t taps = kernel_h * kernel_w;
+  const std::int64_t panels = (out_c + kPanelWidth - 1) / kPanelWidth;
+  // PackPanels' order: panel groups, then reduction rows (tap-major), then the group's lanes.
+  for (std::int64_t q0 = 0; q0 < panels; q0 += packed_panels) {
+    const std::int64_t width =
+        (std::min<std::int64_t>(panels, q0 + packed_panels) - q0) * kPanelWidth;
+    for (std::int64_t t = 0; t < taps; ++t) {
+      for (std::int64_t c = 0; c < in_c; ++c, packed += width, scaled += width) {
+        const float s = scale[c];
+        for (std::int64_t j = 0; j < width; ++j) scaled[j] = packed[j] * s;
+      }
+    }
+  }
+}
+
 void PackNchwInputConvWeights(const float* w, std::int64_t out_c, std::int64_t in_c,
                               std::int64_t kernel_h, std::int64_t kernel_w, int packed_panels,
                               float* packed) {

@@ -180,6 +180,15 @@ void PackConvWeights(const float* w, std::int64_t groups, std::int64_t out_c, st
                      std::int64_t kernel_h, std::int64_t kernel_w, int packed_panels,
                      float* packed);
 
+// Weights packed by PackConvWeights (one group) for an input whose channel c is multiplied by
+// scale[c]: scaled = packed with each reduction row t * in_c + c multiplied by scale[c], so that
+// conv(x * scale, W) = conv(x, scaled). A squeeze-and-excitation block's Mul folded into the
+// convolution after it costs this pass over the weights instead of one over the image
+// (edgemond.NhwcConv's input S). Writes every float of `scaled`.
+void ScalePackedConvWeights(const float* packed, std::int64_t out_c, std::int64_t in_c,
+                            std::int64_t kernel_h, std::int64_t kernel_w, int packed_panels,
+                            const float* scale, float* scaled);
+
 // The longest reduction (kernel_h * kernel_w * in_c) of a convolution with planar input.
 inline constexpr std::int64_t kMaxNchwInputReduction = 256;
 
