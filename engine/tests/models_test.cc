@@ -1,7 +1,9 @@
 // Real networks against PyTorch: the models that tests/models/export_models.py exported when
 // the test run started (CTest fixture engine_models, into $EDGEMOND_MODELS_DIR) run through the
 // engine and must match PyTorch's outputs: |a - b| <= 1e-4 * max(1, |ref|) for every element,
-// and the same top-1 class.
+// and the same top-1 class. EfficientNet-B0 brings squeeze-and-excitation blocks: at 112x112 the
+// gates of its first stages join their projections (NhwcConv input S) and the later ones keep
+// their Mul; at opset 17, a batch of 2 has a gate per image, and every Mul stays.
 
 #include <gtest/gtest.h>
 
@@ -56,8 +58,9 @@ TEST_P(ModelTest, MatchesPyTorch) {
 INSTANTIATE_TEST_SUITE_P(TorchVision, ModelTest,
                          ::testing::Values("mobilenet_v2_opset13", "resnet18_opset13",
                                            "squeezenet1_1_opset13", "mlp_opset13",
-                                           "mobilenet_v2_opset17", "resnet18_opset17",
-                                           "squeezenet1_1_opset17", "mlp_opset17"),
+                                           "efficientnet_b0_opset13", "mobilenet_v2_opset17",
+                                           "resnet18_opset17", "squeezenet1_1_opset17",
+                                           "mlp_opset17", "efficientnet_b0_opset17"),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            return param.param;
                          });
