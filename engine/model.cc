@@ -124,8 +124,9 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
     stats.constant_bytes += static_cast<std::int64_t>(step.kernel->PackedBytes());
   }
 
-  // Lifetimes, in steps. Graph inputs are written before step 0; graph outputs are read after
-  // the last step, so they live to num_steps.
+  // Lifetimes, in steps. Graph inputs are written before step 0 and stay set from one run to
+  // the next (a benchmark sets them once), so they live through every step, as graph outputs,
+  // read after the last step, do.
   const int num_steps = static_cast<int>(steps.size());
   std::vector<Slot>& slots = model->slots_;
   slots.resize(static_cast<std::size_t>(graph.num_values()));
@@ -145,6 +146,7 @@ Result<std::shared_ptr<const Model>> Model::Build(Graph graph, const ModelOption
       if (input != kNoValue) last[static_cast<std::size_t>(input)] = s;
     }
   }
+  for (const ValueId id : graph.inputs()) last[static_cast<std::size_t>(id)] = num_steps;
   for (const GraphOutput& output : graph.outputs()) {
     last[static_cast<std::size_t>(output.value)] = num_steps;
   }
