@@ -75,6 +75,16 @@ def rollup_kib(pid):
     return fields.get("Pss", 0), fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)
 
 
+def memory_kib(pid):
+    """(RSS, peak RSS, PSS, USS) in KiB."""
+    return (status_kib(pid, "VmRSS"), status_kib(pid, "VmHWM")) + rollup_kib(pid)
+
+
+def mib_columns(kib):
+    rss, peak, pss, uss = (v / 1024 for v in kib)
+    return f"{rss:.1f} MiB ({peak:.1f} MiB) | {pss:.1f} MiB | {uss:.1f} MiB"
+
+
 def write_bytes(pid):
     with open(f"/proc/{pid}/io") as f:
         for line in f:
@@ -211,10 +221,8 @@ def main():
         cpu1 = {name: cpu_ns(pid) for name, pid in procs.items()}
         written1 = write_bytes(quiet.pid)
         stored1 = db_samples(quiet_db)
-        rss = {name: (status_kib(pid, "VmRSS"), status_kib(pid, "VmHWM")) + rollup_kib(pid)
-               for name, pid in procs.items()}
-        floor_rss = (status_kib(floor_proc.pid, "VmRSS"), status_kib(floor_proc.pid, "VmHWM")) + \
-            rollup_kib(floor_proc.pid)
+        rss = {name: memory_kib(pid) for name, pid in procs.items()}
+        floor_rss = memory_kib(floor_proc.pid)
         size = db_bytes(quiet_db)
         total_stored = stored1
         for proc in (quiet, scraped, ne, floor_proc):
@@ -237,12 +245,9 @@ def main():
         per_sample_ns = ns / cycles / per_sample[name]
         results[name] = per_sample_ns
         print(f"| {name} | {per_cycle_us:.0f} µs | {per_sample_ns:.0f} ns | "
-              f"{ns / (elapsed * 1e9) * 100:.3f} % | {rss[name][0] / 1024:.1f} MiB "
-              f"({rss[name][1] / 1024:.1f} MiB) | {rss[name][2] / 1024:.1f} MiB | "
-              f"{rss[name][3] / 1024:.1f} MiB |")
+              f"{ns / (elapsed * 1e9) * 100:.3f} % | {mib_columns(rss[name])} |")
     print(f"| the libraries alone (edgemond_library_floor) | – | – | – | "
-          f"{floor_rss[0] / 1024:.1f} MiB ({floor_rss[1] / 1024:.1f} MiB) | "
-          f"{floor_rss[2] / 1024:.1f} MiB | {floor_rss[3] / 1024:.1f} MiB |")
+          f"{mib_columns(floor_rss)} |")
     print()
     # Written per sample collected in the window: with a flush every minute, the samples
     # stored in the window depend on where its edges fall.
