@@ -422,10 +422,12 @@ constexpr int64_t kBlockRowPointers = 2048;
 // (rows[t * kRows + r], `cin` floats: in the image, or the zeros of the padding) instead of
 // through the chunk buffer's copy. Serves the tiles DirectTile cannot: those at the image's
 // borders and those that run over the end of an output row (most tiles of a 14x14 layer), and
-// layers whose weights are read chunk by chunk (7x7 layers of 512 channels). Stores io.mr rows.
+// layers whose weights are read chunk by chunk (7x7 layers of 512 channels). A tap that every
+// row reads from the padding (`zero`) is skipped: a tile in the first or last output row of a
+// 3x3 layer has three such taps. Stores io.mr rows.
 template <Activation kAct, int kP = kTilePanels>
-inline void IndirectTile(const float* const* rows, int64_t k0, int64_t len, int64_t cin,
-                         TileWeights tw, const TileIo& io, const ActivationParams& p) {
+inline void IndirectTile(const float* const* rows, const float* zero, int64_t k0, int64_t len,
+                         int64_t cin, TileWeights tw, const TileIo& io, const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
   const float* w = tw.first;
   Vec acc[kRows][kVecs];
@@ -434,6 +436,14 @@ inline void IndirectTile(const float* const* rows, int64_t k0, int64_t len, int6
   int64_t c0 = k0 - t * cin;
   for (int64_t done = 0; done < len; ++t, c0 = 0) {
     const int64_t seg = MinI(cin - c0, len - done);
+    // A tap whose every row reads the padding adds nothing: skip its weights.
+    bool padding = true;
+    for (int r = 0; r < kRows; ++r) padding &= rows[t * kRows + r] == zero;
+    if (padding) {
+      w += seg * tw.row_step;
+      done += seg;
+      continue;
+    }
     const float* x[kRows];
     for (int r = 0; r < kRows; ++r) x[r] = rows[t * kRows + r] + c0;
     for (int64_t c = 0; c < seg; ++c) {
@@ -445,8 +455,8 @@ inline void IndirectTile(const float* const* rows, int64_t k0, int64_t len, int6
   StoreTile<kAct>(acc, io.mr, io, p);
 }
 
-using IndirectTileFn = void (*)(const float* const*, int64_t, int64_t, int64_t, TileWeights,
-                                const TileIo&, const ActivationParams&);
+using IndirectTileFn = void (*)(const float* const*, const float*, int64_t, int64_t, int64_t,
+                                TileWeights, const TileIo&, const ActivationParams&);
 
 // IndirectTile over tile_panels (<= kTilePanels) panels.
 template <Activation kAct>
@@ -653,7 +663,8 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
           const TileIo io = tile_io(p0, mr, q, k0, len);
           const TileWeights w = group_weights(q, k0);
           if (mr == kRows) {
-            IndirectTilePanels<kAct>(tile_panels(q))(table, k0, len, g.in_c, w, io, g.activation);
+            IndirectTilePanels<kAct>(tile_panels(q))(table, g.zero, k0, len, g.in_c, w, io,
+                                                     g.activation);
           } else {
             MicroTilePanels<kAct>(tile_panels(q), buf, len, w, io, g.activation);
           }
