@@ -182,6 +182,9 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       // Weights that outweigh the input, over two pixel blocks: tasks run slice by slice, the
       // blocks of a slice one after another.
       {1, 1024, 7, 10, 320, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+      // 20 tiles over four panel groups (AVX-512; 13 panels elsewhere), the last of one
+      // panel: with a budget of two groups (variant 7), slices of one group, tile by tile.
+      {1, 64, 10, 12, 200, 1, 3, 3, 1, 1, 1, 1, 1, 1},
   };
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
   ASSERT_TRUE(pool.ok());
@@ -233,18 +236,26 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
     const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
 
     for (const ActivationParams& activation : kActivations) {
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6}) {
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7}) {
         // Without and with a residual, with a residual on three threads, planar input with a
         // residual on three threads, and the output written over its residual (ConvArgs::
-        // residual == y) on one and three threads and with planar input.
+        // residual == y) on one and three threads and with planar input; with a residual and
+        // a budget of two panel groups' weights.
         const bool planar = variant == 3 || variant == 6;
         const bool threads = variant == 2 || variant == 3 || variant == 5 || variant == 6;
-        const bool in_place = variant >= 4;
+        const bool in_place = variant >= 4 && variant <= 6;
         if (planar && !planar_ok) continue;
         const bool with_residual = variant > 0;
         // Cache budgets that run every layer chunk by chunk (16 KiB) and every layer tile by
-        // tile (64 MiB); the others the machine's own.
-        const std::int64_t cache_budget = variant == 1 ? (16 << 10) : variant == 5 ? (64 << 20) : 0;
+        // tile (64 MiB); two panel groups' weights, so that a layer of three groups or more has
+        // its weights beyond the budget (they come from memory: slices of one group, each
+        // task's tiles fetching the next slice's weights, and few-tile blocks chunk by chunk);
+        // the others the machine's own.
+        const std::int64_t cache_budget =
+            variant == 1   ? (16 << 10)
+            : variant == 5 ? (64 << 20)
+            : variant == 7 ? 2 * PanelGroupWeightBytes(in_c * k.kh * k.kw, kernels.tile_panels)
+                           : 0;
         ConvArgs args;
         args.batch = k.n;
         args.in_h = k.h;
@@ -268,7 +279,7 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         if (in_place) y = residual;
         args.y = y.data();
         args.residual = in_place ? y.data() : with_residual ? residual.data() : nullptr;
-        // Variants 1 (chunk by chunk), 3 and 5 take one panel after another, the others the
+        // Variants 1 (chunk by chunk), 3, 5 and 7 take one panel after another, the others the
         // panels of a tile side by side.
         const int layout = (variant + 1) % 2;
         args.packed_w = planar ? planar_packed[layout].data() : packed[layout].data();
