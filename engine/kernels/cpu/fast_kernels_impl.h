@@ -344,7 +344,7 @@ __attribute__((always_inline)) inline void TileStep(Vec (&acc)[kR][kP * kPanelVe
 // be dropped; kP > 1 divides the broadcasts per multiply-add where the register file allows
 // (AVX-512: 6 x 4 accumulators).
 template <Activation kAct, int kR, int kP>
-inline void MicroTile(const float* buf, int64_t len, TileWeights tw, const TileIo& io,
+inline void MicroTile(const float* buf, int64_t len, const TileWeights& tw, const TileIo& io,
                       const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
   const float* w = tw.first;
@@ -359,7 +359,7 @@ inline void MicroTile(const float* buf, int64_t len, TileWeights tw, const TileI
 }
 
 template <Activation kAct, int kP>
-inline void MicroTileRows(const float* buf, int64_t len, TileWeights w, const TileIo& io,
+inline void MicroTileRows(const float* buf, int64_t len, const TileWeights& w, const TileIo& io,
                           const ActivationParams& p) {
   if (io.mr > kRows / 2) {
     MicroTile<kAct, kRows, kP>(buf, len, w, io, p);
@@ -372,7 +372,7 @@ inline void MicroTileRows(const float* buf, int64_t len, TileWeights w, const Ti
 
 // A tile of `tile_panels` (<= kTilePanels) panels.
 template <Activation kAct>
-inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, TileWeights w,
+inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, const TileWeights& w,
                             const TileIo& io, const ActivationParams& p) {
   if constexpr (kTilePanels >= 4) {
     if (tile_panels == 4) return MicroTileRows<kAct, 4>(buf, len, w, io, p);
@@ -394,7 +394,7 @@ inline void MicroTilePanels(int tile_panels, const float* buf, int64_t len, Tile
 // memory between chunks.
 template <Activation kAct, int kPixelStride, int kP = kTilePanels>
 inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t taps, int64_t cin,
-                       int64_t pixel_stride, TileWeights tw, const TileIo& io,
+                       int64_t pixel_stride, const TileWeights& tw, const TileIo& io,
                        const ActivationParams& p) {
   const int64_t stride = kPixelStride > 0 ? kPixelStride : pixel_stride;
   const float* w = tw.first;
@@ -418,8 +418,8 @@ inline void DirectTile(const float* corner, const int64_t* tap_offset, int64_t t
 // 55x55 16->64 1x1 0.127 -> 0.098 ms, 3x3 0.63 -> 0.51; 27x27 32->128 3x3 0.73 -> 0.61;
 // at run time 14x14 1024->256 1x1 1.38 -> 1.25, 7x7 2048->512 1.55 -> 1.40, 14x14 160->960
 // 0.78 -> 0.73.
-using DirectTileFn = void (*)(const float*, const int64_t*, int64_t, int64_t, int64_t, TileWeights,
-                              const TileIo&, const ActivationParams&);
+using DirectTileFn = void (*)(const float*, const int64_t*, int64_t, int64_t, int64_t,
+                              const TileWeights&, const TileIo&, const ActivationParams&);
 template <Activation kAct>
 inline DirectTileFn DirectTileFor(int64_t pixel_stride) {
   switch (pixel_stride) {
@@ -477,7 +477,8 @@ constexpr int64_t kFewTilesPerBlock = 16;
 // 3x3 layer has three such taps. Fetches io.prefetch's rows on the way. Stores io.mr rows.
 template <Activation kAct, int kP = kTilePanels>
 inline void IndirectTile(const float* const* rows, const float* zero, int64_t k0, int64_t len,
-                         int64_t cin, TileWeights tw, const TileIo& io, const ActivationParams& p) {
+                         int64_t cin, const TileWeights& tw, const TileIo& io,
+                         const ActivationParams& p) {
   constexpr int kVecs = kP * kPanelVecs;
   const float* w = tw.first;
   Vec acc[kRows][kVecs];
@@ -508,7 +509,7 @@ inline void IndirectTile(const float* const* rows, const float* zero, int64_t k0
 }
 
 using IndirectTileFn = void (*)(const float* const*, const float*, int64_t, int64_t, int64_t,
-                                TileWeights, const TileIo&, const ActivationParams&);
+                                const TileWeights&, const TileIo&, const ActivationParams&);
 
 // IndirectTile over tile_panels (<= kTilePanels) panels.
 template <Activation kAct>
@@ -878,7 +879,7 @@ struct PlanarWindow {
 // patch of it, at the borders), the kR values of one step kStride floats apart, so from one
 // base register with constant offsets. Stores io.mr rows.
 template <Activation kAct, int kP, int kStride>
-inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, TileWeights tw,
+inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, const TileWeights& tw,
                        const TileIo& io) {
   constexpr int kR = kRows;
   const float* w = tw.first;
@@ -900,7 +901,7 @@ inline void PlanarTile(const ConvArgs& g, const PlanarWindow& in, TileWeights tw
 // PlanarTile over the tile_panels (<= kTilePanels) panels of one panel group.
 template <Activation kAct, int kStride>
 inline void PlanarTilePanels(int tile_panels, const ConvArgs& g, const PlanarWindow& in,
-                             TileWeights w, const TileIo& io) {
+                             const TileWeights& w, const TileIo& io) {
   if constexpr (kTilePanels >= 4) {
     if (tile_panels == 4) return PlanarTile<kAct, 4, kStride>(g, in, w, io);
     if (tile_panels == 3) return PlanarTile<kAct, 3, kStride>(g, in, w, io);
