@@ -101,6 +101,8 @@ struct DepthwiseArgs {
   const float* packed_w = nullptr;  // [kernel_h * kernel_w][channels].
   const float* bias = nullptr;      // [channels], zeros where absent.
   ActivationParams activation;
+  // An image larger than this runs pixel by pixel (DepthwiseImpl); 0: ConvCacheBudgetBytes().
+  std::int64_t cache_budget_bytes = 0;
 };
 
 // Max pooling over NHWC data.

@@ -313,11 +313,19 @@ TEST_P(FastKernelsTest, DepthwiseMatchesReference) {
     std::int64_t n, c, h, w, kh, kw, stride, dilation, pad_t, pad_l, pad_b, pad_r;
   };
   const Case cases[] = {
-      {1, 16, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1}, {1, 24, 10, 10, 3, 3, 2, 1, 1, 1, 1, 1},
-      {1, 13, 7, 9, 5, 5, 1, 1, 2, 2, 2, 2},  {2, 58, 8, 8, 3, 3, 2, 1, 1, 1, 1, 1},
-      {1, 8, 12, 12, 5, 5, 2, 1, 2, 2, 1, 1}, {1, 3, 5, 5, 3, 1, 1, 1, 1, 0, 1, 0},
-      {1, 32, 6, 17, 3, 3, 1, 2, 2, 2, 2, 2}, {1, 1, 4, 4, 3, 3, 1, 1, 0, 0, 0, 0},
-      {1, 40, 2, 2, 3, 3, 1, 1, 1, 1, 1, 1},  {1, 72, 14, 14, 5, 5, 2, 1, 2, 2, 2, 2},
+      {1, 16, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1},
+      {1, 24, 10, 10, 3, 3, 2, 1, 1, 1, 1, 1},
+      {1, 13, 7, 9, 5, 5, 1, 1, 2, 2, 2, 2},
+      {2, 58, 8, 8, 3, 3, 2, 1, 1, 1, 1, 1},
+      {1, 8, 12, 12, 5, 5, 2, 1, 2, 2, 1, 1},
+      {1, 3, 5, 5, 3, 1, 1, 1, 1, 0, 1, 0},
+      {1, 32, 6, 17, 3, 3, 1, 2, 2, 2, 2, 2},
+      {1, 1, 4, 4, 3, 3, 1, 1, 0, 0, 0, 0},
+      {1, 40, 2, 2, 3, 3, 1, 1, 1, 1, 1, 1},
+      {1, 72, 14, 14, 5, 5, 2, 1, 2, 2, 2, 2},
+      // Rows of many pixels: four at a time and the rest, pixel by pixel included.
+      {1, 40, 9, 23, 3, 3, 1, 1, 1, 1, 1, 1},
+      {1, 20, 11, 21, 5, 5, 2, 1, 2, 2, 2, 2},
   };
   std::uint64_t seed = 100;
   for (const Case& k : cases) {
@@ -338,39 +346,46 @@ TEST_P(FastKernelsTest, DepthwiseMatchesReference) {
         packed[static_cast<std::size_t>(t * k.c + c)] =
             w[static_cast<std::size_t>(c * k.kh * k.kw + t)];
     const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
-    for (const ActivationParams& activation : kActivations) {
-      for (const bool with_residual : {false, true}) {
-        DepthwiseArgs args;
-        args.batch = k.n;
-        args.in_h = k.h;
-        args.in_w = k.w;
-        args.out_h = out_h;
-        args.out_w = out_w;
-        args.channels = k.c;
-        args.kernel_h = k.kh;
-        args.kernel_w = k.kw;
-        args.stride_h = args.stride_w = k.stride;
-        args.dilation_h = args.dilation_w = k.dilation;
-        args.pad_top = k.pad_t;
-        args.pad_left = k.pad_l;
-        args.x = x_nhwc.data();
-        std::vector<float> y(expected_nhwc.size(), -7.0f);
-        args.y = y.data();
-        args.residual = with_residual ? residual.data() : nullptr;
-        args.packed_w = packed.data();
-        args.bias = b.data();
-        args.activation = activation;
-        kernels.depthwise(args, nullptr);
-        std::vector<float> expected = expected_nhwc;
-        for (std::size_t i = 0; i < expected.size(); ++i) {
-          expected[i] =
-              ApplyActivation(activation, expected[i] + (with_residual ? residual[i] : 0.0f));
+    // The machine's cache budget, and one of a byte: every image beyond it, so that the interior
+    // runs pixel by pixel.
+    for (const std::int64_t cache_budget : {std::int64_t{0}, std::int64_t{1}}) {
+      for (const ActivationParams& activation : kActivations) {
+        for (const bool with_residual : {false, true}) {
+          DepthwiseArgs args;
+          args.batch = k.n;
+          args.in_h = k.h;
+          args.in_w = k.w;
+          args.out_h = out_h;
+          args.out_w = out_w;
+          args.channels = k.c;
+          args.kernel_h = k.kh;
+          args.kernel_w = k.kw;
+          args.stride_h = args.stride_w = k.stride;
+          args.dilation_h = args.dilation_w = k.dilation;
+          args.pad_top = k.pad_t;
+          args.pad_left = k.pad_l;
+          args.x = x_nhwc.data();
+          std::vector<float> y(expected_nhwc.size(), -7.0f);
+          args.y = y.data();
+          args.residual = with_residual ? residual.data() : nullptr;
+          args.packed_w = packed.data();
+          args.bias = b.data();
+          args.activation = activation;
+          args.cache_budget_bytes = cache_budget;
+          kernels.depthwise(args, nullptr);
+          std::vector<float> expected = expected_nhwc;
+          for (std::size_t i = 0; i < expected.size(); ++i) {
+            expected[i] =
+                ApplyActivation(activation, expected[i] + (with_residual ? residual[i] : 0.0f));
+          }
+          ExpectClose(y, expected,
+                      IsaLabel(GetParam()) + " depthwise c" + std::to_string(k.c) + " k" +
+                          std::to_string(k.kh) + "x" + std::to_string(k.kw) + " s" +
+                          std::to_string(k.stride) + " act " +
+                          std::to_string(static_cast<int>(activation.kind)) +
+                          (with_residual ? " residual" : "") +
+                          (cache_budget > 0 ? " by pixel" : ""));
         }
-        ExpectClose(y, expected,
-                    IsaLabel(GetParam()) + " depthwise c" + std::to_string(k.c) + " k" +
-                        std::to_string(k.kh) + "x" + std::to_string(k.kw) + " s" +
-                        std::to_string(k.stride) + " act " +
-                        std::to_string(static_cast<int>(activation.kind)));
       }
     }
   }
