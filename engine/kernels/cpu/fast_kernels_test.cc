@@ -126,6 +126,41 @@ std::vector<float> ReferenceConv(const ConvCase& k, const std::vector<float>& x,
   return {v.begin(), v.end()};
 }
 
+// The sizes that ConvArgs, DepthwiseArgs and PoolArgs share, from a test case and the
+// reference's output size.
+template <typename Args, typename Case>
+void SetSizes(const Case& k, std::int64_t out_h, std::int64_t out_w, Args& args) {
+  args.batch = k.n;
+  args.in_h = k.h;
+  args.in_w = k.w;
+  args.out_h = out_h;
+  args.out_w = out_w;
+}
+
+// The window geometry that ConvArgs and DepthwiseArgs share, from a test case (ConvCase or
+// DepthwiseMatchesReference's) and the reference's output size.
+template <typename Args, typename Case>
+void SetWindow(const Case& k, std::int64_t out_h, std::int64_t out_w, Args& args) {
+  SetSizes(k, out_h, out_w, args);
+  args.kernel_h = k.kh;
+  args.kernel_w = k.kw;
+  args.stride_h = args.stride_w = k.stride;
+  args.dilation_h = args.dilation_w = k.dilation;
+  args.pad_top = k.pad_t;
+  args.pad_left = k.pad_l;
+}
+
+// What a kernel with a fused epilogue should store: the activation of the convolution's output
+// plus the residual (when there is one).
+std::vector<float> WithEpilogue(const std::vector<float>& conv, const ActivationParams& activation,
+                                const std::vector<float>* residual) {
+  std::vector<float> y = conv;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    y[i] = ApplyActivation(activation, y[i] + (residual != nullptr ? (*residual)[i] : 0.0f));
+  }
+  return y;
+}
+
 class FastKernelsTest : public ::testing::TestWithParam<Isa> {};
 
 TEST_P(FastKernelsTest, ConvMatchesReference) {
@@ -257,20 +292,10 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
             : variant == 7 ? 2 * PanelGroupWeightBytes(in_c * k.kh * k.kw, kernels.tile_panels)
                            : 0;
         ConvArgs args;
-        args.batch = k.n;
-        args.in_h = k.h;
-        args.in_w = k.w;
-        args.out_h = out_h;
-        args.out_w = out_w;
+        SetWindow(k, out_h, out_w, args);
         args.in_c = in_c;
         args.out_c = out_c;
         args.groups = k.group;
-        args.kernel_h = k.kh;
-        args.kernel_w = k.kw;
-        args.stride_h = args.stride_w = k.stride;
-        args.dilation_h = args.dilation_w = k.dilation;
-        args.pad_top = k.pad_t;
-        args.pad_left = k.pad_l;
         args.x_pixel_stride = k.c;
         args.y_pixel_stride = k.m;
         args.x = planar ? x.data() : x_nhwc.data();
@@ -289,11 +314,8 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         args.activation = activation;
         args.cache_budget_bytes = cache_budget;
         kernels.conv(args, threads ? pool->get() : nullptr);
-        std::vector<float> expected = expected_nhwc;
-        for (std::size_t i = 0; i < expected.size(); ++i) {
-          expected[i] =
-              ApplyActivation(activation, expected[i] + (with_residual ? residual[i] : 0.0f));
-        }
+        const std::vector<float> expected =
+            WithEpilogue(expected_nhwc, activation, with_residual ? &residual : nullptr);
         ExpectClose(y, expected,
                     IsaLabel(GetParam()) + " conv c" + std::to_string(k.c) + " m" +
                         std::to_string(k.m) + " k" + std::to_string(k.kh) + " act " +
@@ -352,18 +374,8 @@ TEST_P(FastKernelsTest, DepthwiseMatchesReference) {
       for (const ActivationParams& activation : kActivations) {
         for (const bool with_residual : {false, true}) {
           DepthwiseArgs args;
-          args.batch = k.n;
-          args.in_h = k.h;
-          args.in_w = k.w;
-          args.out_h = out_h;
-          args.out_w = out_w;
+          SetWindow(k, out_h, out_w, args);
           args.channels = k.c;
-          args.kernel_h = k.kh;
-          args.kernel_w = k.kw;
-          args.stride_h = args.stride_w = k.stride;
-          args.dilation_h = args.dilation_w = k.dilation;
-          args.pad_top = k.pad_t;
-          args.pad_left = k.pad_l;
           args.x = x_nhwc.data();
           std::vector<float> y(expected_nhwc.size(), -7.0f);
           args.y = y.data();
@@ -373,11 +385,8 @@ TEST_P(FastKernelsTest, DepthwiseMatchesReference) {
           args.activation = activation;
           args.cache_budget_bytes = cache_budget;
           kernels.depthwise(args, nullptr);
-          std::vector<float> expected = expected_nhwc;
-          for (std::size_t i = 0; i < expected.size(); ++i) {
-            expected[i] =
-                ApplyActivation(activation, expected[i] + (with_residual ? residual[i] : 0.0f));
-          }
+          const std::vector<float> expected =
+              WithEpilogue(expected_nhwc, activation, with_residual ? &residual : nullptr);
           ExpectClose(y, expected,
                       IsaLabel(GetParam()) + " depthwise c" + std::to_string(k.c) + " k" +
                           std::to_string(k.kh) + "x" + std::to_string(k.kw) + " s" +
@@ -419,11 +428,7 @@ TEST_P(FastKernelsTest, MaxPoolMatchesReference) {
     const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
     std::vector<float> y(expected.size(), -7.0f);
     PoolArgs args;
-    args.batch = k.n;
-    args.in_h = k.h;
-    args.in_w = k.w;
-    args.out_h = out_h;
-    args.out_w = out_w;
+    SetSizes(k, out_h, out_w, args);
     args.channels = k.c;
     args.kernel_h = args.kernel_w = k.k;
     args.stride_h = args.stride_w = k.stride;
