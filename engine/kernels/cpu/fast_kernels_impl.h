@@ -1043,6 +1043,13 @@ void Conv(const ConvArgs& args, ThreadPool* pool) {
 // ---------------------------------------------------------------------------------------------
 // Depthwise convolution.
 
+// The first channel of the vector that starts at c0 (a multiple of kW) of `channels` >= kW: c0,
+// or for a last vector that would run past the end, the kW channels before the end, overlapping
+// the vector before it (its channels are computed twice, identically).
+inline int64_t VectorChannel(int64_t c0, int64_t channels) {
+  return c0 + kW <= channels ? c0 : channels - kW;
+}
+
 // One output pixel's channels [c, c + kW): the taps inside the input.
 template <Activation kAct>
 inline void DepthwisePixel(const DepthwiseArgs& g, const float* x_image, int64_t oh, int64_t ow,
@@ -1153,13 +1160,13 @@ inline void DepthwiseInteriorByPixel(const DepthwiseArgs& g, const float* x_imag
   int64_t ow = ow_begin;
   for (; ow + 4 <= ow_end; ow += 4) {
     for (int64_t c0 = 0; c0 < vec_channels; c0 += kW) {
-      const int64_t c = c0 + kW <= g.channels ? c0 : g.channels - kW;
+      const int64_t c = VectorChannel(c0, g.channels);
       DepthwisePixels<kAct, kKh, kKw, 4>(g, x_image, oh, ow, c, y_row, res_row);
     }
   }
   for (; ow < ow_end; ++ow) {
     for (int64_t c0 = 0; c0 < vec_channels; c0 += kW) {
-      const int64_t c = c0 + kW <= g.channels ? c0 : g.channels - kW;
+      const int64_t c = VectorChannel(c0, g.channels);
       DepthwisePixels<kAct, kKh, kKw, 1>(g, x_image, oh, ow, c, y_row, res_row);
     }
   }
@@ -1201,30 +1208,11 @@ void DepthwiseImpl(const DepthwiseArgs& g, ThreadPool* pool) {
           g.residual != nullptr ? g.residual + row * g.out_w * g.channels : nullptr;
       const int64_t ih_first = oh * g.stride_h - g.pad_top;
       const bool rows_inside = ih_first >= 0 && ih_first + (g.kernel_h - 1) * g.dilation_h < g.in_h;
-      if (by_pixel && rows_inside) {
-        for (int64_t c0 = 0; c0 < vec_channels; c0 += kW) {
-          const int64_t c = c0 + kW <= g.channels ? c0 : g.channels - kW;
-          const auto edge = [&](int64_t ow) {
-            DepthwisePixel<kAct>(g, x_image, oh, ow, c, y_row + ow * g.channels + c,
-                                 res_row != nullptr ? res_row + ow * g.channels + c : nullptr);
-          };
-          for (int64_t ow = 0; ow < ow_lo; ++ow) edge(ow);
-          for (int64_t ow = ow_hi > ow_lo ? ow_hi : ow_lo; ow < g.out_w; ++ow) edge(ow);
-        }
-        if (g.kernel_h == 3) {
-          DepthwiseInteriorByPixel<kAct, 3, 3>(g, x_image, oh, ow_lo, ow_hi, vec_channels, y_row,
-                                               res_row);
-        } else {
-          DepthwiseInteriorByPixel<kAct, 5, 5>(g, x_image, oh, ow_lo, ow_hi, vec_channels, y_row,
-                                               res_row);
-        }
-        continue;
-      }
       // Whole vectors of channels; when the count is not a multiple of the width, the last
       // vector overlaps the one before it (those channels are computed twice, identically),
       // so no channel goes down a scalar path.
       for (int64_t c0 = 0; c0 < vec_channels; c0 += kW) {
-        const int64_t c = c0 + kW <= g.channels ? c0 : g.channels - kW;
+        const int64_t c = VectorChannel(c0, g.channels);
         const auto edge = [&](int64_t ow) {
           DepthwisePixel<kAct>(g, x_image, oh, ow, c, y_row + ow * g.channels + c,
                                res_row != nullptr ? res_row + ow * g.channels + c : nullptr);
@@ -1234,7 +1222,9 @@ void DepthwiseImpl(const DepthwiseArgs& g, ThreadPool* pool) {
           continue;
         }
         for (int64_t ow = 0; ow < ow_lo; ++ow) edge(ow);
-        if (g.kernel_h == 3 && g.kernel_w == 3) {
+        if (by_pixel) {
+          // The interior runs below, every channel vector together.
+        } else if (g.kernel_h == 3 && g.kernel_w == 3) {
           DepthwiseInterior<kAct, 3, 3>(g, x_image, oh, ow_lo, ow_hi, c, y_row, res_row);
         } else if (g.kernel_h == 5 && g.kernel_w == 5) {
           DepthwiseInterior<kAct, 5, 5>(g, x_image, oh, ow_lo, ow_hi, c, y_row, res_row);
@@ -1242,6 +1232,15 @@ void DepthwiseImpl(const DepthwiseArgs& g, ThreadPool* pool) {
           for (int64_t ow = ow_lo; ow < ow_hi; ++ow) edge(ow);
         }
         for (int64_t ow = ow_hi > ow_lo ? ow_hi : ow_lo; ow < g.out_w; ++ow) edge(ow);
+      }
+      if (by_pixel && rows_inside) {
+        if (g.kernel_h == 3) {
+          DepthwiseInteriorByPixel<kAct, 3, 3>(g, x_image, oh, ow_lo, ow_hi, vec_channels, y_row,
+                                               res_row);
+        } else {
+          DepthwiseInteriorByPixel<kAct, 5, 5>(g, x_image, oh, ow_lo, ow_hi, vec_channels, y_row,
+                                               res_row);
+        }
       }
       // Fewer channels than one vector: one at a time through a padded vector.
       for (int64_t c = vec_channels > 0 ? g.channels : 0; c < g.channels; ++c) {
@@ -1303,8 +1302,7 @@ void PoolImpl(const PoolArgs& g, ThreadPool* pool) {
           const Vec scale = Set1(1.0f / static_cast<float>(taps));
           float* yp = y_row + ow * g.channels;
           for (int64_t c0 = 0; c0 < g.channels; c0 += kW) {
-            // The last vector overlaps the one before it.
-            const int64_t c = c0 + kW <= g.channels ? c0 : g.channels - kW;
+            const int64_t c = VectorChannel(c0, g.channels);
             Vec acc = kMax ? Set1(-__builtin_inff()) : Zero();
             for (int64_t t = 0; t < taps; ++t) {
               const Vec v = Load(window + tap_offset[t] + c);
