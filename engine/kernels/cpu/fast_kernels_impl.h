@@ -234,20 +234,30 @@ inline int TileLanes(const TileIo& io, int j) {
 
 // Loads a tile's first accumulators: on the first chunk the bias, plus the residual in the
 // first `rows` rows; on the others the partial sums in y. Always inlined, like StoreTile.
+//
+// Here and in StoreTile every loop over the accumulators is unrolled completely: GCC 12 leaves
+// some of them rolled otherwise, and one rolled loop that indexes the accumulator array puts the
+// whole array in memory. Every tile then stored its accumulators to the stack and loaded them
+// back, before its reduction and after it: 13 % of the samples of ResNet-50's 64->256 1x1 tiles.
+// Unrolled, ResNet-50 0.964 and MobileNetV2 0.949 at 1 thread (sum of per-node minima, 6
+// alternating rounds), for 2.4 MB more code.
 template <int kR, int kVecs>
 __attribute__((always_inline)) inline void InitTile(Vec (&acc)[kR][kVecs], int rows,
                                                     const TileIo& io) {
   if (rows == kR && io.nc >= kVecs * kW) {
-    // A whole tile (most of them), in straight-line code: the general loop below keeps the
-    // accumulators in memory, a round trip per accumulator.
+    // A whole tile (most of them), without the general loop's conditions per accumulator.
     if (io.bias == nullptr) {
+#pragma GCC unroll 32
       for (int r = 0; r < kR; ++r) {
+#pragma GCC unroll 32
         for (int j = 0; j < kVecs; ++j) acc[r][j] = Load(io.y + r * io.ldy + j * kW);
       }
       return;
     }
+#pragma GCC unroll 32
     for (int j = 0; j < kVecs; ++j) {
       const Vec bias = Load(io.bias + j * kW);
+#pragma GCC unroll 32
       for (int r = 0; r < kR; ++r) {
         acc[r][j] =
             io.residual == nullptr ? bias : Add(bias, Load(io.residual + r * io.ldy + j * kW));
@@ -255,7 +265,9 @@ __attribute__((always_inline)) inline void InitTile(Vec (&acc)[kR][kVecs], int r
     }
     return;
   }
+#pragma GCC unroll 32
   for (int r = 0; r < kR; ++r) {
+#pragma GCC unroll 32
     for (int j = 0; j < kVecs; ++j) {
       const int n = r < rows ? TileLanes(io, j) : 0;
       if (io.bias == nullptr) {
@@ -278,14 +290,19 @@ template <Activation kAct, int kR, int kVecs>
 __attribute__((always_inline)) inline void StoreTile(Vec (&acc)[kR][kVecs], int rows,
                                                      const TileIo& io, const ActivationParams& p) {
   if (rows == kR && io.nc >= kVecs * kW) {
+#pragma GCC unroll 32
     for (int r = 0; r < kR; ++r) {
+#pragma GCC unroll 32
       for (int j = 0; j < kVecs; ++j) {
         Store(io.y + r * io.ldy + j * kW, io.last ? Activate<kAct>(acc[r][j], p) : acc[r][j]);
       }
     }
     return;
   }
-  for (int r = 0; r < rows; ++r) {
+#pragma GCC unroll 32
+  for (int r = 0; r < kR; ++r) {
+    if (r >= rows) break;
+#pragma GCC unroll 32
     for (int j = 0; j < kVecs; ++j) {
       const int n = TileLanes(io, j);
       if (n == 0) continue;
