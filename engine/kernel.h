@@ -146,14 +146,16 @@ class RunContext {
   // `*_present[i]` false.
   RunContext(std::span<const ConstTensorView> inputs, std::span<const bool> input_present,
              std::span<const TensorView> outputs, std::span<const bool> output_present,
-             std::span<std::byte> scratch, int threads, ThreadPool* pool = nullptr)
+             std::span<std::byte> scratch, int threads, ThreadPool* pool = nullptr,
+             std::int64_t model_constant_bytes = 0)
       : inputs_(inputs),
         input_present_(input_present),
         outputs_(outputs),
         output_present_(output_present),
         scratch_(scratch),
         threads_(threads),
-        pool_(pool) {}
+        pool_(pool),
+        model_constant_bytes_(model_constant_bytes) {}
 
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
   bool has_input(int index) const {
@@ -174,6 +176,16 @@ class RunContext {
   // runs on the calling thread only. Kernels split work with ParallelFor(pool(), ...), which
   // runs inline when this is null.
   ThreadPool* pool() const { return pool_; }
+  // The bytes of constants and packed weights the whole model holds (ModelStats::
+  // constant_bytes), the kernel's own included; 0 outside a session. A kernel may read its
+  // weights as coming from memory when these are beyond the cache: between two runs of a
+  // kernel, the other kernels' weights have passed through the cache.
+  std::int64_t model_constant_bytes() const { return model_constant_bytes_; }
+  // model_constant_bytes() less the kernel's own (its Kernel::PackedBytes()), at least 0.
+  std::int64_t OtherConstantBytes(std::size_t own_bytes) const {
+    const auto own = static_cast<std::int64_t>(own_bytes);
+    return model_constant_bytes_ > own ? model_constant_bytes_ - own : 0;
+  }
 
  private:
   std::span<const ConstTensorView> inputs_;
@@ -183,6 +195,7 @@ class RunContext {
   std::span<std::byte> scratch_;
   int threads_;
   ThreadPool* pool_;
+  std::int64_t model_constant_bytes_;
 };
 
 class Kernel {

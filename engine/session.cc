@@ -117,7 +117,7 @@ Status Session::Run(StepObserver* observer) {
         binding.inputs, std::span<const bool>(binding.input_present.get(), binding.inputs.size()),
         binding.outputs,
         std::span<const bool>(binding.output_present.get(), binding.outputs.size()),
-        binding.scratch, options_.threads, pool_.get());
+        binding.scratch, options_.threads, pool_.get(), model_->stats().constant_bytes);
     if (observer != nullptr) observer->BeforeStep(static_cast<int>(s));
     const Status status = step.kernel->Run(context);
     if (!status.ok()) {

@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "engine/kernel_registry.h"
 #include "engine/testing/graph_builder.h"
 #include "engine/testing/op_tester.h"
 
@@ -167,6 +168,63 @@ TEST(SessionTest, KernelErrorsNameTheNode) {
   const Tensor bad = testing::Int64Tensor(Shape({1}), {7});
   const Status status = (*session)->Run({{"data", data.view()}, {"indices", bad.view()}}).status();
   EXPECT_EQ(status.message(), "node 'node' (Gather): index 7 is out of range for a dimension of 3");
+}
+
+// Holds its constant input as "packed weights" and reports, at run time, what the session
+// tells it of the model's: [model_constant_bytes(), OtherConstantBytes(own)].
+class WeightBytesProbe final : public Kernel {
+ public:
+  Status Prepare(PrepareContext& context) override {
+    own_bytes_ = static_cast<std::size_t>(context.input(1).byte_size());
+    return context.SetOutput(0, DataType::kFloat32, Shape({2}));
+  }
+  Status Run(const RunContext& context) const override {
+    float* y = context.output(0).data<float>();
+    y[0] = static_cast<float>(context.model_constant_bytes());
+    y[1] = static_cast<float>(context.OtherConstantBytes(PackedBytes()));
+    return Status::Ok();
+  }
+  bool ReadsInputAtRun(int index) const override { return index == 0; }
+  std::size_t PackedBytes() const override { return own_bytes_; }
+
+ private:
+  std::size_t own_bytes_ = 0;
+};
+
+// Kernels learn the bytes of weights the whole model holds (ModelStats::constant_bytes):
+// the convolutions read theirs as coming from memory when the rest of the model's push them
+// out of the cache between two runs.
+TEST(SessionTest, TellsKernelsTheModelsWeightBytes) {
+  KernelRegistry registry;
+  ASSERT_TRUE(registry.Add({"test", "Probe", 1, kNewestOpset, &MakeKernel<WeightBytesProbe>}).ok());
+  testing::GraphBuilder builder;
+  builder.Input("x", DataType::kFloat32, {{2, ""}})
+      .Constant("w_small", FloatTensor(Shape({4}), {1, 2, 3, 4}))
+      .Constant("w_large", FloatTensor(Shape({16}), std::vector<float>(16, 1.0f)))
+      .Node("Probe", {"x", "w_small"}, {"small"}, {}, 1)
+      .Node("Probe", {"small", "w_large"}, {"large"}, {}, 1)
+      .Output("small")
+      .Output("large");
+  ASSERT_TRUE(builder.status().ok()) << builder.status();
+  Graph graph = builder.Take();
+  for (NodeId id = 0; id < graph.num_nodes(); ++id) graph.node(id).domain = "test";
+  ModelOptions options;
+  options.registry = &registry;
+  options.optimize = false;
+  Result<std::shared_ptr<const Model>> model = Model::Build(std::move(graph), options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ((*model)->stats().constant_bytes, 80);
+  Result<std::unique_ptr<Session>> session = Session::Create(*model);
+  ASSERT_TRUE(session.ok());
+  const Tensor x = FloatTensor(Shape({2}), {0, 0});
+  ASSERT_TRUE((*session)->SetInput("x", x.view()).ok());
+  ASSERT_TRUE((*session)->Run().ok());
+  const auto values = [&](const char* name) {
+    const ConstTensorView view = *(*session)->Output(name);
+    return std::vector<float>(view.values<float>().begin(), view.values<float>().end());
+  };
+  EXPECT_EQ(values("small"), (std::vector<float>{80, 64}));
+  EXPECT_EQ(values("large"), (std::vector<float>{80, 16}));
 }
 
 }  // namespace

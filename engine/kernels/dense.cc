@@ -64,6 +64,7 @@ Status DenseKernel::Run(const RunContext& context) const {
   cpu::ConvArgs args = args_;
   args.x = context.input(0).data<float>();
   args.y = context.output(0).data<float>();
+  args.other_weight_bytes = context.OtherConstantBytes(PackedBytes());
   kernels_->conv(args, context.pool());
   return Status::Ok();
 }

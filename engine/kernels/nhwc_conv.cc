@@ -210,6 +210,10 @@ Status NhwcConvKernel::Run(const RunContext& context) const {
                                   conv_.kernel_w, conv_.packed_panels,
                                   context.input(4).data<float>(), scaled);
       args.packed_w = scaled;
+    } else {
+      // Scaled weights were just written, so they are in the cache; these were last read one
+      // run ago, before the rest of the model's weights passed through it.
+      args.other_weight_bytes = context.OtherConstantBytes(PackedBytes());
     }
     kernels_->conv(args, context.pool());
   }

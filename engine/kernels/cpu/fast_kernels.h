@@ -84,6 +84,10 @@ struct ConvArgs {
   // (which layers run tile by tile, each tile its whole reduction, and which chunk by chunk);
   // 0: ConvCacheBudgetBytes().
   std::int64_t cache_budget_bytes = 0;
+  // Bytes of other weights that pass through the cache between two runs of this layer (the
+  // rest of a network's): where these and the layer's own are beyond the cache budget, the
+  // layer's weights come from memory on every run, as they do when its own alone are.
+  std::int64_t other_weight_bytes = 0;
 };
 
 // Depthwise convolution (group == channels, one filter per channel) over NHWC data.

@@ -597,13 +597,21 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   // faster; 7x7 layers of 512 channels (1.2 MB per group) lose 5 % that way, so they stay
   // chunked.
   //
-  // Where the layer's weights are beyond the L2 cache (in a network they come from memory on
-  // every run), a task's tiles also fetch the next task's slice of weights (below), so slices
-  // are narrowed to half the budget for both to fit: ResNet-50 at 1 thread 0.957 (sum of
-  // per-node minima, 8 alternating rounds; its 14x14 layers of 256 channels, one panel group
-  // of 590 KB per slice rather than two, 0.90-1.0), 2 threads 0.99.
+  // Where the layer's weights come from memory (below), a task's tiles also fetch the next
+  // task's slice of weights, so slices are narrowed to half the budget for both to fit:
+  // ResNet-50 at 1 thread 0.957 (sum of per-node minima, 8 alternating rounds; its 14x14
+  // layers of 256 channels, one panel group of 590 KB per slice rather than two, 0.90-1.0),
+  // 2 threads 0.99.
+  //
+  // The weights come from memory where they are beyond the L2 cache, and also where the rest of
+  // the network's weights, which pass through the cache between two runs of the layer, take
+  // them beyond it: in ResNet-50 (100 MB of weights), the 14x14 1x1 layers of 1 MB each had
+  // run tile by tile, a task's first tile waiting for its whole slice from memory. Read as
+  // coming from memory, those layers 0.89-0.90 and ResNet-50 0.978 at 1 thread, 0.988 at 2
+  // (sum of per-node minima, 6 alternating rounds).
   const int64_t group_weight_bytes = PanelGroupWeightBytes(k, kTilePanels);
-  const bool weights_from_memory = weight_bytes > cache_budget;
+  const bool weights_from_memory =
+      weight_bytes > cache_budget || weight_bytes + g.other_weight_bytes > cache_budget;
   const int64_t slice_budget = weights_from_memory && 2 * group_weight_bytes <= cache_budget
                                    ? cache_budget / 2
                                    : cache_budget;
@@ -615,16 +623,21 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
     slice = (panel_groups + count - 1) / count;
   }
   const int64_t slices = (panel_groups + slice - 1) / slice;
-  // Chunk by chunk as well where the layer's weights are beyond the L2 cache (in a network they
-  // come from memory on every run) and a block has few tiles (a 7x7 image: 9): tile by tile, a
-  // panel group's first tile reads its weights from memory, faster than memory delivers them,
-  // and the few tiles after it hardly make up for that; chunk by chunk, each chunk's tiles
-  // fetch the next chunk's weights while they work (TilePrefetch). ResNet-18's 7x7 3x3 layers
-  // of 512 channels, 1 thread: 0.69-0.75 (sum of per-node minima, 5 alternating rounds); its
-  // 14x14 layers (33 tiles) are no faster chunk by chunk (1.00-1.02).
+  // Chunk by chunk as well where the layer's weights come from memory and few tiles pass over
+  // them once they are in the L2 cache: a block's tiles where the weights are beyond the cache
+  // (a 7x7 image: 9), and where they stay in it from one block to the next, a thread's share of
+  // the image's. Tile by tile, a panel group's first tile reads its weights from memory, faster
+  // than memory delivers them, and the few tiles after it hardly make up for that; chunk by
+  // chunk, each chunk's tiles fetch the next chunk's weights while they work (TilePrefetch).
+  // ResNet-18's 7x7 3x3 layers of 512 channels, 1 thread: 0.69-0.75 (sum of per-node minima,
+  // 5 alternating rounds); its 14x14 layers (33 tiles) are no faster chunk by chunk
+  // (1.00-1.02). Counting a block's tiles where the weights stay in the cache sent ResNet-50's
+  // 28x28 3x3 layers, 4-tile blocks at 2 threads, chunk by chunk: 1.04-1.06.
   const int64_t block_tile_count = (MinI(block, pixels) + kRows - 1) / kRows;
+  const int64_t tiles_per_fetch =
+      weight_bytes > cache_budget ? block_tile_count : (pixels + kRows - 1) / kRows / threads;
   const bool chunks_outer = slice * group_weight_bytes > cache_budget ||
-                            (weights_from_memory && block_tile_count < kFewTilesPerBlock);
+                            (weights_from_memory && tiles_per_fetch < kFewTilesPerBlock);
   const bool prefetch_next_slice =
       weights_from_memory && !chunks_outer && 2 * slice * group_weight_bytes <= cache_budget;
   // Tasks: (image, group, block, slice), slice fastest: the tiles of a block pass over every

@@ -275,7 +275,7 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         // Without and with a residual, with a residual on three threads, planar input with a
         // residual on three threads, and the output written over its residual (ConvArgs::
         // residual == y) on one and three threads and with planar input; with a residual and
-        // a budget of two panel groups' weights.
+        // a budget of two panel groups' weights, in a network whose other weights exceed it.
         const bool planar = variant == 3 || variant == 6;
         const bool threads = variant == 2 || variant == 3 || variant == 5 || variant == 6;
         const bool in_place = variant >= 4 && variant <= 6;
@@ -285,8 +285,9 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         // the first chunk's partial sums replace the residual they include) and every layer tile
         // by tile (64 MiB); two panel groups' weights, so that a layer of three groups or more has
         // its weights beyond the budget (they come from memory: slices of one group, each
-        // task's tiles fetching the next slice's weights, and few-tile blocks chunk by chunk);
-        // the others the machine's own.
+        // task's tiles fetching the next slice's weights, and few-tile blocks chunk by chunk;
+        // with the network's other weights, every layer's weights come from memory); the others
+        // the machine's own.
         const std::int64_t cache_budget =
             variant == 1 || variant == 4 ? (16 << 10)
             : variant == 5               ? (64 << 20)
@@ -314,6 +315,7 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         args.zero = zero.data();
         args.activation = activation;
         args.cache_budget_bytes = cache_budget;
+        args.other_weight_bytes = variant == 7 ? cache_budget : 0;
         kernels.conv(args, threads ? pool->get() : nullptr);
         const std::vector<float> expected =
             WithEpilogue(expected_nhwc, activation, with_residual ? &residual : nullptr);
