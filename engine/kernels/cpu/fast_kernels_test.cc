@@ -351,6 +351,10 @@ TEST_P(FastKernelsTest, DepthwiseMatchesReference) {
       // Rows of many pixels: four at a time and the rest, pixel by pixel included.
       {1, 40, 9, 23, 3, 3, 1, 1, 1, 1, 1, 1},
       {1, 20, 11, 21, 5, 5, 2, 1, 2, 2, 2, 2},
+      // A small image that is mostly border, with channel vectors four at a time and the rest
+      // (the last overlapping the one before it); a kernel with no compiled interior.
+      {1, 136, 7, 7, 5, 5, 1, 1, 2, 2, 2, 2},
+      {1, 72, 6, 8, 3, 2, 1, 1, 1, 0, 1, 1},
   };
   std::uint64_t seed = 100;
   for (const Case& k : cases) {
