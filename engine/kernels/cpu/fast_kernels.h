@@ -86,7 +86,7 @@ struct ConvArgs {
   std::int64_t cache_budget_bytes = 0;
   // Bytes of other weights that pass through the cache between two runs of this layer (the
   // rest of a network's): where these and the layer's own are beyond the cache budget, the
-  // layer's weights come from memory on every run, as they do when its own alone are.
+  // layer's weights come from memory on every run, as they do when its own alone are. >= 0.
   std::int64_t other_weight_bytes = 0;
 };
 

@@ -610,8 +610,7 @@ void ConvImpl(const ConvArgs& g, ThreadPool* pool) {
   // coming from memory, those layers 0.89-0.90 and ResNet-50 0.978 at 1 thread, 0.988 at 2
   // (sum of per-node minima, 6 alternating rounds).
   const int64_t group_weight_bytes = PanelGroupWeightBytes(k, kTilePanels);
-  const bool weights_from_memory =
-      weight_bytes > cache_budget || weight_bytes + g.other_weight_bytes > cache_budget;
+  const bool weights_from_memory = weight_bytes + g.other_weight_bytes > cache_budget;
   const int64_t slice_budget = weights_from_memory && 2 * group_weight_bytes <= cache_budget
                                    ? cache_budget / 2
                                    : cache_budget;
