@@ -110,16 +110,38 @@ void ThreadPool::WorkerLoop(int self) noexcept {
   }
 }
 
-void ThreadPool::ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn fn) {
+ThreadPool::Chunks ThreadPool::ChunksFor(std::int64_t tasks, std::int64_t min_chunk) const {
   // Many chunks per thread: the running threads take over a descheduled one's share, and a
   // thread descheduled in the middle of a chunk holds back only that small chunk (on a shared
   // machine that wait is what a second thread costs); claiming one is an atomic operation,
   // nothing next to a chunk's work.
+  const std::int64_t target_chunks = 16 * static_cast<std::int64_t>(threads());
+  Chunks chunks;
+  chunks.size = (tasks + target_chunks - 1) / target_chunks;
+  if (chunks.size < min_chunk) chunks.size = min_chunk < 1 ? 1 : min_chunk;
+  chunks.count = (tasks + chunks.size - 1) / chunks.size;
+  return chunks;
+}
+
+bool ThreadPool::StartsThreadRange(std::int64_t tasks, std::int64_t min_chunk,
+                                   std::int64_t task) const {
+  if (task < 0 || task >= tasks) return false;
+  const Chunks chunks = ChunksFor(tasks, min_chunk);
+  if (task % chunks.size != 0) return false;
+  // Thread t's range starts at chunk t * count / threads (ParallelFor).
+  const std::int64_t chunk = task / chunks.size;
   const std::int64_t threads = this->threads();
-  const std::int64_t target_chunks = 16 * threads;
-  std::int64_t chunk = (tasks + target_chunks - 1) / target_chunks;
-  if (chunk < min_chunk) chunk = min_chunk < 1 ? 1 : min_chunk;
-  const std::int64_t chunks = (tasks + chunk - 1) / chunk;
+  for (std::int64_t t = 0; t < threads; ++t) {
+    if (t * chunks.count / threads == chunk) return true;
+  }
+  return false;
+}
+
+void ThreadPool::ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn fn) {
+  const std::int64_t threads = this->threads();
+  const Chunks split = ChunksFor(tasks, min_chunk);
+  const std::int64_t chunk = split.size;
+  const std::int64_t chunks = split.count;
   fn_ = &fn;
   tasks_ = tasks;
   chunk_ = chunk;

@@ -68,7 +68,19 @@ class ThreadPool {
   // and returns when all have finished. Chunks hold at least `min_chunk` tasks.
   void ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn fn);
 
+  // Whether ParallelFor(tasks, min_chunk, ...) on this pool starts a thread's range at `task`:
+  // the first task that thread runs, unless the others took over its whole range. Kernels
+  // whose first task on a thread finds nothing in the cache run it another way.
+  bool StartsThreadRange(std::int64_t tasks, std::int64_t min_chunk, std::int64_t task) const;
+
  private:
+  // ParallelFor's split of [0, tasks): `count` chunks of `size` tasks (the last may be short).
+  struct Chunks {
+    std::int64_t size = 1;
+    std::int64_t count = 0;
+  };
+  Chunks ChunksFor(std::int64_t tasks, std::int64_t min_chunk) const;
+
   // One thread's chunks: section number (bits 40-63), the next chunk it runs from the front
   // (bits 20-39), and one past the last, where thieves take from (bits 0-19).
   struct alignas(64) Range {
@@ -108,6 +120,14 @@ inline void ParallelFor(ThreadPool* pool, std::int64_t tasks, std::int64_t min_c
     return;
   }
   pool->ParallelFor(tasks, min_chunk, fn);
+}
+
+// Whether ParallelFor(pool, tasks, min_chunk, ...) starts a thread's range at `task` (inline:
+// task 0 only).
+inline bool StartsThreadRange(const ThreadPool* pool, std::int64_t tasks, std::int64_t min_chunk,
+                              std::int64_t task) {
+  if (pool == nullptr || pool->threads() == 1 || tasks <= min_chunk) return task == 0;
+  return pool->StartsThreadRange(tasks, min_chunk, task);
 }
 
 }  // namespace edgemond::engine

@@ -82,6 +82,64 @@ TEST(ThreadPoolTest, ARunningThreadTakesOverAStalledThreadsChunks) {
   EXPECT_GE(by_caller.load(), 62);
 }
 
+TEST(ThreadPoolTest, TellsWhereEachThreadsRangeStarts) {
+  // 64 tasks on 2 threads: 32 chunks of 2, thread 1's from chunk 16.
+  Result<std::unique_ptr<ThreadPool>> two = ThreadPool::Create(2);
+  ASSERT_TRUE(two.ok());
+  std::vector<std::int64_t> starts;
+  for (std::int64_t task = 0; task < 64; ++task) {
+    if (StartsThreadRange(two->get(), 64, 1, task)) starts.push_back(task);
+  }
+  EXPECT_EQ(starts, (std::vector<std::int64_t>{0, 32}));
+  // 100 tasks on 3 threads: 34 chunks of 3 (the last of 1), from chunks 0, 11 and 22.
+  Result<std::unique_ptr<ThreadPool>> three = ThreadPool::Create(3);
+  ASSERT_TRUE(three.ok());
+  starts.clear();
+  for (std::int64_t task = -1; task <= 100; ++task) {
+    if (StartsThreadRange(three->get(), 100, 1, task)) starts.push_back(task);
+  }
+  EXPECT_EQ(starts, (std::vector<std::int64_t>{0, 33, 66}));
+  // Fewer chunks than threads (two of 50 on four): two threads share each start.
+  Result<std::unique_ptr<ThreadPool>> four = ThreadPool::Create(4);
+  ASSERT_TRUE(four.ok());
+  starts.clear();
+  for (std::int64_t task = 0; task < 100; ++task) {
+    if (StartsThreadRange(four->get(), 100, 50, task)) starts.push_back(task);
+  }
+  EXPECT_EQ(starts, (std::vector<std::int64_t>{0, 50}));
+  // Inline (no pool, one thread, or one chunk): task 0 only.
+  for (const std::int64_t task : {0, 1, 5}) {
+    EXPECT_EQ(StartsThreadRange(nullptr, 10, 1, task), task == 0);
+    EXPECT_EQ(StartsThreadRange(four->get(), 10, 10, task), task == 0);
+  }
+  Result<std::unique_ptr<ThreadPool>> one = ThreadPool::Create(1);
+  ASSERT_TRUE(one.ok());
+  EXPECT_TRUE(StartsThreadRange(one->get(), 10, 1, 0));
+  EXPECT_FALSE(StartsThreadRange(one->get(), 10, 1, 4));
+
+  // The starts are where ParallelFor's chunks begin: each runs exactly once, as a chunk's first
+  // task.
+  for (const int threads : {2, 3, 8}) {
+    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(threads);
+    ASSERT_TRUE(pool.ok());
+    for (const std::int64_t tasks : {2, 7, 64, 1000}) {
+      std::int64_t expected = 0;
+      for (std::int64_t task = 0; task < tasks; ++task) {
+        expected += StartsThreadRange(pool->get(), tasks, 1, task) ? 1 : 0;
+      }
+      EXPECT_GE(expected, 2);
+      EXPECT_LE(expected, threads);
+      std::atomic<std::int64_t> seen{0};
+      ParallelFor(pool->get(), tasks, 1, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t i = begin; i < end; ++i) {
+          if (StartsThreadRange(pool->get(), tasks, 1, i)) seen += i == begin ? 1 : 1000;
+        }
+      });
+      EXPECT_EQ(seen.load(), expected) << threads << " threads, " << tasks << " tasks";
+    }
+  }
+}
+
 TEST(ThreadPoolTest, RefusesZeroThreads) { EXPECT_FALSE(ThreadPool::Create(0).ok()); }
 
 }  // namespace

@@ -220,6 +220,10 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       // 20 tiles over four panel groups (AVX-512; 13 panels elsewhere), the last of one
       // panel: with a budget of two groups (variant 7), slices of one group, tile by tile.
       {1, 64, 10, 12, 200, 1, 3, 3, 1, 1, 1, 1, 1, 1},
+      // 1.2 MB of weights that outweigh the input: on three threads with a budget of two
+      // groups (variant 8), two blocks of 16 tiles (AVX-512) tile by tile over slices of one
+      // group, each thread's first task chunk by chunk.
+      {1, 64, 10, 12, 512, 1, 3, 3, 1, 1, 1, 1, 1, 1},
   };
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
   ASSERT_TRUE(pool.ok());
@@ -271,13 +275,15 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
     const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
 
     for (const ActivationParams& activation : kActivations) {
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7}) {
+      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
         // Without and with a residual, with a residual on three threads, planar input with a
         // residual on three threads, and the output written over its residual (ConvArgs::
         // residual == y) on one and three threads and with planar input; with a residual and
-        // a budget of two panel groups' weights, in a network whose other weights exceed it.
+        // a budget of two panel groups' weights, in a network whose other weights exceed it,
+        // on one thread and on three.
         const bool planar = variant == 3 || variant == 6;
-        const bool threads = variant == 2 || variant == 3 || variant == 5 || variant == 6;
+        const bool threads =
+            variant == 2 || variant == 3 || variant == 5 || variant == 6 || variant == 8;
         const bool in_place = variant >= 4 && variant <= 6;
         if (planar && !planar_ok) continue;
         const bool with_residual = variant > 0;
@@ -291,7 +297,7 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         const std::int64_t cache_budget =
             variant == 1 || variant == 4 ? (16 << 10)
             : variant == 5               ? (64 << 20)
-            : variant == 7 ? 2 * PanelGroupWeightBytes(in_c * k.kh * k.kw, kernels.tile_panels)
+            : variant >= 7 ? 2 * PanelGroupWeightBytes(in_c * k.kh * k.kw, kernels.tile_panels)
                            : 0;
         ConvArgs args;
         SetWindow(k, out_h, out_w, args);
@@ -315,7 +321,7 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
         args.zero = zero.data();
         args.activation = activation;
         args.cache_budget_bytes = cache_budget;
-        args.other_weight_bytes = variant == 7 ? cache_budget : 0;
+        args.other_weight_bytes = variant >= 7 ? cache_budget : 0;
         kernels.conv(args, threads ? pool->get() : nullptr);
         const std::vector<float> expected =
             WithEpilogue(expected_nhwc, activation, with_residual ? &residual : nullptr);
