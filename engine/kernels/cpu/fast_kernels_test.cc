@@ -212,6 +212,9 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       {1, 40, 6, 13, 80, 1, 3, 3, 1, 1, 1, 1, 1, 1},
       {1, 24, 7, 19, 40, 1, 3, 3, 1, 1, 1, 1, 1, 1},
       {1, 64, 6, 14, 140, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+      // A whole panel group with partial panels (AVX-512: 56 of its 64 columns), its residual
+      // added after the reduction (DirectTile's late residual) through masked loads.
+      {1, 48, 6, 14, 120, 1, 1, 1, 1, 1, 0, 0, 0, 0},
       // Weights beyond 512 KiB whose panel groups fit it: slices narrowed to run in place.
       {1, 128, 6, 20, 128, 1, 3, 3, 1, 1, 1, 1, 1, 1},
       // Weights that outweigh the input, over two pixel blocks: tasks run slice by slice, the
