@@ -18,11 +18,13 @@ std::shared_ptr<const std::vector<Sample>> ApiBackendImpl::Latest() const {
   return latest_;
 }
 
-void ApiBackendImpl::SetLatest(std::vector<Sample> samples) {
-  auto snapshot = std::make_shared<const std::vector<Sample>>(std::move(samples));
+void ApiBackendImpl::PublishTick(std::vector<Sample> samples, std::vector<ActiveAlert> alerts) {
+  auto latest = std::make_shared<const std::vector<Sample>>(std::move(samples));
+  auto active = std::make_shared<const std::vector<ActiveAlert>>(std::move(alerts));
   const SteadyTime now = clock_.Now();
   std::lock_guard lock(mu_);
-  latest_ = std::move(snapshot);
+  latest_ = std::move(latest);
+  alerts_ = std::move(active);
   last_tick_ = now;
 }
 

@@ -1,8 +1,8 @@
 // The daemon's implementation of http::ApiBackend: the latest collection (swapped in by the loop
 // after every tick), device identity read on demand, and queries answered by the store.
 //
-// Thread safety: SetLatest()/MarkTick() are called from the loop thread; everything else from
-// the HTTP threads. The latest snapshot is an immutable vector behind a shared_ptr swapped under
+// Thread safety: the Set*/Publish* calls come from the loop thread; everything else from the HTTP
+// threads. The latest snapshot is an immutable vector behind a shared_ptr swapped under
 // a mutex, so readers never copy it while holding the lock.
 
 #ifndef EDGEMOND_DAEMON_API_BACKEND_IMPL_H_
@@ -48,10 +48,13 @@ class ApiBackendImpl final : public http::ApiBackend {
   Result<BenchmarkRun> BenchmarkRunById(std::int64_t id) const override;
   Result<BenchmarkRun> StartBenchmark(const std::string& model) const override;
 
-  // Publishes a finished tick's samples.
-  void SetLatest(std::vector<Sample> samples);
+  // Publishes a finished tick: its samples (edgemond_alert_firing among them) and the alerts
+  // pending or firing after it, together, so that a reader never sees one without the other and
+  // /readyz turns ready only once both are there.
+  void PublishTick(std::vector<Sample> samples, std::vector<ActiveAlert> alerts);
   void SetInterval(std::chrono::nanoseconds interval);
-  // Publishes the alerts pending or firing after a tick.
+  // Publishes the alerts pending or firing after a change between ticks (a self-benchmark, a
+  // reload).
   void SetActiveAlerts(std::vector<ActiveAlert> alerts);
   // Publishes the loaded rules (as JSON) after startup and every reload.
   void SetAlertRules(nlohmann::json rules);

@@ -277,10 +277,9 @@ void Daemon::Tick() {
 
   const Status appended = store_->Append(report.samples);
   PublishThrottleEvents(report.samples);
-  backend_->SetLatest(std::move(report.samples));
-  // After the samples (edgemond_alert_firing among them): whoever sees an alert in the API finds
-  // it on /metrics too.
-  backend_->SetActiveAlerts(AllActiveAlerts());
+  // One publication: whoever sees an alert in the API finds it on /metrics too, and /readyz is
+  // not ready before both are there (alerts restored at startup included).
+  backend_->PublishTick(std::move(report.samples), AllActiveAlerts());
   if (!appended.ok()) {
     if (!store_error_ || *store_error_ != appended) {
       spdlog::error("storing samples failed: {}", appended.ToString());
