@@ -236,10 +236,10 @@ inline int TileLanes(const TileIo& io, int j) {
 // Fetches the rows a tile will store toward the L1 cache, for writing, while its reduction runs
 // (PlanarTile). A first layer's output is beyond the L2 cache (ResNet's 112x112 stem of 64
 // channels: 3.2 MB) and its reduction short (147 steps), so the tile's stores had waited for
-// their lines: fetched when the tile starts, ResNet-50's 7x7 stem ran 0.953-0.964 of before and
-// MobileNetV2's 3x3 one 0.910 (1 thread, sum of per-node minima, 8-10 alternating rounds, three
-// runs). Not in the other tiles: DirectTile's layers moved within the noise (0.98-1.04), and the
-// 7x7 512-channel 3x3 layers through IndirectTile, whose output stays in the L2 cache, ran
+// their lines: fetched when the tile starts, ResNet-50's 7x7 stem ran 0.953-0.985 of before and
+// MobileNetV2's 3x3 one 0.80-0.91 (1 thread, sum of per-node minima, 8-12 alternating rounds,
+// five runs). Not in the other tiles: DirectTile's layers moved within the noise (0.98-1.04), and
+// the 7x7 512-channel 3x3 layers through IndirectTile, whose output stays in the L2 cache, ran
 // 1.02-1.04.
 template <int kVecs>
 __attribute__((always_inline)) inline void PrefetchTileOutput(const TileIo& io) {
