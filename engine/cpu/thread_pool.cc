@@ -137,6 +137,19 @@ bool ThreadPool::StartsThreadRange(std::int64_t tasks, std::int64_t min_chunk,
   return false;
 }
 
+ThreadPool::TaskRange ThreadPool::ThreadRange(std::int64_t tasks, std::int64_t min_chunk,
+                                              std::int64_t task) const {
+  const Chunks chunks = ChunksFor(tasks, min_chunk);
+  const std::int64_t chunk = task / chunks.size;
+  const std::int64_t threads = this->threads();
+  // Thread t's range: chunks [t * count / threads, (t + 1) * count / threads) (ParallelFor).
+  std::int64_t t = chunk * threads / chunks.count;
+  while (t > 0 && t * chunks.count / threads > chunk) --t;
+  while ((t + 1) * chunks.count / threads <= chunk) ++t;
+  const std::int64_t end = (t + 1) * chunks.count / threads * chunks.size;
+  return {t * chunks.count / threads * chunks.size, end < tasks ? end : tasks};
+}
+
 void ThreadPool::ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn fn) {
   const std::int64_t threads = this->threads();
   const Chunks split = ChunksFor(tasks, min_chunk);

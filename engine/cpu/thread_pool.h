@@ -73,6 +73,15 @@ class ThreadPool {
   // whose first task on a thread finds nothing in the cache run it another way.
   bool StartsThreadRange(std::int64_t tasks, std::int64_t min_chunk, std::int64_t task) const;
 
+  // The tasks [begin, end) of the thread range that holds `task` (0 <= task < tasks) in
+  // ParallelFor(tasks, min_chunk, ...) on this pool. A kernel that maps the tasks it is given
+  // onto its work mirrored within this range runs its own range's work back to front.
+  struct TaskRange {
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+  };
+  TaskRange ThreadRange(std::int64_t tasks, std::int64_t min_chunk, std::int64_t task) const;
+
  private:
   // ParallelFor's split of [0, tasks): `count` chunks of `size` tasks (the last may be short).
   struct Chunks {
@@ -128,6 +137,14 @@ inline bool StartsThreadRange(const ThreadPool* pool, std::int64_t tasks, std::i
                               std::int64_t task) {
   if (pool == nullptr || pool->threads() == 1 || tasks <= min_chunk) return task == 0;
   return pool->StartsThreadRange(tasks, min_chunk, task);
+}
+
+// The thread range of ParallelFor(pool, tasks, min_chunk, ...) that holds `task` (inline: all of
+// [0, tasks)).
+inline ThreadPool::TaskRange ThreadRange(const ThreadPool* pool, std::int64_t tasks,
+                                         std::int64_t min_chunk, std::int64_t task) {
+  if (pool == nullptr || pool->threads() == 1 || tasks <= min_chunk) return {0, tasks};
+  return pool->ThreadRange(tasks, min_chunk, task);
 }
 
 }  // namespace edgemond::engine

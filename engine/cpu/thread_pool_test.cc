@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace edgemond::engine {
@@ -80,6 +81,51 @@ TEST(ThreadPoolTest, ARunningThreadTakesOverAStalledThreadsChunks) {
   for (std::size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i].load(), 1) << "task " << i;
   // 64 where the worker never got a chunk (it was not scheduled in time).
   EXPECT_GE(by_caller.load(), 62);
+}
+
+TEST(ThreadPoolTest, TellsWhichThreadRangeHoldsATask) {
+  using Range = std::pair<std::int64_t, std::int64_t>;
+  const auto range_of = [](const ThreadPool* pool, std::int64_t tasks, std::int64_t min_chunk,
+                           std::int64_t task) {
+    const ThreadPool::TaskRange r = ThreadRange(pool, tasks, min_chunk, task);
+    return Range{r.begin, r.end};
+  };
+  // 100 tasks on 3 threads: 34 chunks of 3 (the last of 1); ranges of chunks [0, 11), [11, 22)
+  // and [22, 34), so of tasks [0, 33), [33, 66) and [66, 100).
+  Result<std::unique_ptr<ThreadPool>> three = ThreadPool::Create(3);
+  ASSERT_TRUE(three.ok());
+  for (std::int64_t task = 0; task < 100; ++task) {
+    const Range expected = task < 33 ? Range{0, 33} : task < 66 ? Range{33, 66} : Range{66, 100};
+    EXPECT_EQ(range_of(three->get(), 100, 1, task), expected) << "task " << task;
+  }
+  // Fewer chunks than threads (two of 50 on four): the non-empty ranges are the chunks.
+  Result<std::unique_ptr<ThreadPool>> four = ThreadPool::Create(4);
+  ASSERT_TRUE(four.ok());
+  EXPECT_EQ(range_of(four->get(), 100, 50, 0), (Range{0, 50}));
+  EXPECT_EQ(range_of(four->get(), 100, 50, 49), (Range{0, 50}));
+  EXPECT_EQ(range_of(four->get(), 100, 50, 50), (Range{50, 100}));
+  EXPECT_EQ(range_of(four->get(), 100, 50, 99), (Range{50, 100}));
+  // Inline (no pool, or one chunk): all tasks.
+  EXPECT_EQ(range_of(nullptr, 10, 1, 7), (Range{0, 10}));
+  EXPECT_EQ(range_of(four->get(), 10, 10, 3), (Range{0, 10}));
+
+  // The ranges are the ones ParallelFor hands out: every chunk lies inside the range of its
+  // first task, and each range starts where StartsThreadRange says.
+  for (const std::int64_t tasks : {7, 64, 100, 1000}) {
+    std::vector<std::atomic<int>> inside(static_cast<std::size_t>(tasks));
+    ParallelFor(three->get(), tasks, 1, [&](std::int64_t begin, std::int64_t end) {
+      const ThreadPool::TaskRange r = ThreadRange(three->get(), tasks, 1, begin);
+      for (std::int64_t task = begin; task < end; ++task) {
+        inside[static_cast<std::size_t>(task)] += r.begin <= task && task < r.end ? 1 : 100;
+      }
+    });
+    for (std::int64_t task = 0; task < tasks; ++task) {
+      ASSERT_EQ(inside[static_cast<std::size_t>(task)].load(), 1) << tasks << " tasks, " << task;
+      EXPECT_EQ(StartsThreadRange(three->get(), tasks, 1, task),
+                ThreadRange(three->get(), tasks, 1, task).begin == task)
+          << tasks << " tasks, " << task;
+    }
+  }
 }
 
 TEST(ThreadPoolTest, TellsWhereEachThreadsRangeStarts) {

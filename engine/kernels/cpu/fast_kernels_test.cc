@@ -223,6 +223,9 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       // 20 tiles over four panel groups (AVX-512; 13 panels elsewhere), the last of one
       // panel: with a budget of two groups (variant 7), slices of one group, tile by tile.
       {1, 64, 10, 12, 200, 1, 3, 3, 1, 1, 1, 1, 1, 1},
+      // An input beyond three times that budget (variant 8): each thread runs its tasks back to
+      // front, its first one chunk by chunk, the others fetching the next task's slice.
+      {1, 8, 64, 72, 200, 1, 1, 1, 1, 1, 0, 0, 0, 0},
       // 1.2 MB of weights that outweigh the input: on three threads with a budget of two
       // groups (variant 8), two blocks of 16 tiles (AVX-512) tile by tile over slices of one
       // group, each thread's first task chunk by chunk.
