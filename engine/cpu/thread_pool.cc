@@ -125,16 +125,7 @@ ThreadPool::Chunks ThreadPool::ChunksFor(std::int64_t tasks, std::int64_t min_ch
 
 bool ThreadPool::StartsThreadRange(std::int64_t tasks, std::int64_t min_chunk,
                                    std::int64_t task) const {
-  if (task < 0 || task >= tasks) return false;
-  const Chunks chunks = ChunksFor(tasks, min_chunk);
-  if (task % chunks.size != 0) return false;
-  // Thread t's range starts at chunk t * count / threads (ParallelFor).
-  const std::int64_t chunk = task / chunks.size;
-  const std::int64_t threads = this->threads();
-  for (std::int64_t t = 0; t < threads; ++t) {
-    if (t * chunks.count / threads == chunk) return true;
-  }
-  return false;
+  return task >= 0 && task < tasks && ThreadRange(tasks, min_chunk, task).begin == task;
 }
 
 ThreadPool::TaskRange ThreadPool::ThreadRange(std::int64_t tasks, std::int64_t min_chunk,
