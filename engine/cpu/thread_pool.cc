@@ -20,6 +20,9 @@ constexpr std::uint64_t kChunkMask = (std::uint64_t{1} << kFrontShift) - 1;
 // Section numbers wrap around within their 24 bits of a range word.
 constexpr std::uint64_t kSectionMask = (std::uint64_t{1} << (64 - kSectionShift)) - 1;
 
+// ThreadPool::CurrentThread(): set once by each worker.
+thread_local int current_thread = 0;
+
 inline void CpuRelax() {
 #if defined(__x86_64__)
   _mm_pause();
@@ -90,7 +93,10 @@ void ThreadPool::RunChunks(int self, std::uint64_t section) noexcept {
   }
 }
 
+int ThreadPool::CurrentThread() { return current_thread; }
+
 void ThreadPool::WorkerLoop(int self) noexcept {
+  current_thread = self;
   std::uint32_t seen = 0;
   while (true) {
     std::uint32_t current = wake_.load(std::memory_order_acquire);

@@ -68,6 +68,11 @@ class ThreadPool {
   // and returns when all have finished. Chunks hold at least `min_chunk` tasks.
   void ParallelFor(std::int64_t tasks, std::int64_t min_chunk, RangeFn fn);
 
+  // The calling thread's number: 1 to threads() - 1 in a pool's worker, 0 in any other thread
+  // (ParallelFor's caller runs chunks as thread 0). Chunks that run at the same time have
+  // different numbers, so a kernel may give each thread its own part of its scratch memory.
+  static int CurrentThread();
+
   // Whether ParallelFor(tasks, min_chunk, ...) on this pool starts a thread's range at `task`:
   // the first task that thread runs, unless the others took over its whole range. Kernels
   // whose first task on a thread finds nothing in the cache run it another way.

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -53,6 +54,48 @@ TEST(ThreadPoolTest, UsesWorkerThreads) {
     }
   });
   EXPECT_EQ(arrived.load(), 2);
+}
+
+TEST(ThreadPoolTest, NumbersEachThreadThatRunsChunks) {
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
+  ASSERT_TRUE(pool.ok());
+  EXPECT_EQ(ThreadPool::CurrentThread(), 0);
+  // Each thread's number, by the thread that ran a chunk; the caller is 0, each worker one
+  // of 1 and 2, and no two threads share one.
+  std::mutex mutex;
+  std::vector<std::pair<std::thread::id, int>> seen;
+  std::atomic<int> arrived{0};
+  for (int repeat = 0; repeat < 20; ++repeat) {
+    ParallelFor(pool->get(), 48, 1, [&](std::int64_t, std::int64_t) {
+      const int number = ThreadPool::CurrentThread();
+      {
+        const std::lock_guard<std::mutex> lock(mutex);
+        seen.emplace_back(std::this_thread::get_id(), number);
+      }
+      // The first chunks wait for each other, so that all three threads run one.
+      if (repeat == 0 && arrived.fetch_add(1) < 3) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (arrived.load() < 3 && std::chrono::steady_clock::now() < deadline) {
+          std::this_thread::yield();
+        }
+      }
+    });
+  }
+  std::vector<std::thread::id> by_number(3);
+  for (const auto& [id, number] : seen) {
+    ASSERT_GE(number, 0);
+    ASSERT_LT(number, 3);
+    if (number == 0) {
+      EXPECT_EQ(id, std::this_thread::get_id());
+    }
+    if (by_number[static_cast<std::size_t>(number)] == std::thread::id()) {
+      by_number[static_cast<std::size_t>(number)] = id;
+    }
+    EXPECT_EQ(by_number[static_cast<std::size_t>(number)], id) << "number " << number;
+  }
+  EXPECT_NE(by_number[1], std::thread::id());
+  EXPECT_NE(by_number[2], std::thread::id());
+  EXPECT_NE(by_number[1], by_number[2]);
 }
 
 TEST(ThreadPoolTest, ARunningThreadTakesOverAStalledThreadsChunks) {

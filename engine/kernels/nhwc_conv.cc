@@ -22,6 +22,21 @@ Result<std::vector<std::int64_t>> ReadPair(AttributeReader& attributes, std::str
   return values;
 }
 
+// Whether a 3x3 convolution of stride 1 runs as Winograd's F(2x2, 3x3) (cpu::WinogradArgs):
+// 16 products per 2x2 tile and channel pair instead of 36, for 16/9 of the weights and a
+// transformed copy of the input and of the products in scratch memory. Sum of per-node
+// minima against the implicit GEMM over alternating rounds on an AVX-512 Xeon
+// (docs/adr/0109-winograd-3x3.md): ResNet-18's and ResNet-50's 56x56, 28x28 and 14x14 layers
+// 0.52-0.81, ResNet-50 0.87 (1 thread) and 0.80 (2 threads), ResNet-18 0.84 at 1 thread. Not
+// where few tiles share the larger weights: ResNet's 7x7 layers of 512 channels (16 tiles)
+// ran 1.12-1.19, their weights streaming from memory for too few tiles. Not for 16 input
+// channels: SqueezeNet's 55x55 layers of 16 -> 64 channels ran 0.86-1.07 and slowed the
+// layers around them (a reduction of 16 per point, against 144 for the implicit GEMM).
+bool WinogradPays(std::int64_t batch, std::int64_t out_h, std::int64_t out_w, std::int64_t in_c,
+                  std::int64_t out_c) {
+  return cpu::WinogradTiles(batch, out_h, out_w) >= 32 && in_c >= 32 && out_c >= 16;
+}
+
 }  // namespace
 
 Status NhwcConvKernel::Prepare(PrepareContext& context) {
@@ -140,13 +155,9 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
   } else {
     const std::int64_t in_c = c / group;
     const std::int64_t out_c = m / group;
-    EDGEMOND_RETURN_IF_ERROR(packed_.Allocate(group * cpu::PackedConvFloats(out_c, in_c, kh, kw)));
-    const int packed_panels = cpu::ConvPackedPanels(*kernels_, kh * kw * in_c);
-    if (planar) {
-      cpu::PackNchwInputConvWeights(w_data, out_c, in_c, kh, kw, packed_panels, packed_.data());
-    } else {
-      cpu::PackConvWeights(w_data, group, out_c, in_c, kh, kw, packed_panels, packed_.data());
-    }
+    winograd_ = group == 1 && !planar && !scaled_ && kh == 3 && kw == 3 && strides[0] == 1 &&
+                strides[1] == 1 && dilations[0] == 1 && dilations[1] == 1 &&
+                WinogradPays(n, out_h, out_w, in_c, out_c);
     const std::int64_t padded = cpu::PaddedChannels(out_c);
     bias_.assign(static_cast<std::size_t>(group * padded), 0.0f);
     if (b != nullptr) {
@@ -157,32 +168,67 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
       }
     }
     zero_.assign(static_cast<std::size_t>(in_c), 0.0f);
-    cpu::ConvArgs& a = conv_;
-    a.batch = n;
-    a.in_h = h;
-    a.in_w = wd;
-    a.out_h = out_h;
-    a.out_w = out_w;
-    a.in_c = in_c;
-    a.out_c = out_c;
-    a.groups = group;
-    a.kernel_h = kh;
-    a.kernel_w = kw;
-    a.stride_h = strides[0];
-    a.stride_w = strides[1];
-    a.dilation_h = dilations[0];
-    a.dilation_w = dilations[1];
-    a.pad_top = pads[0];
-    a.pad_left = pads[1];
-    a.x_pixel_stride = c;
-    a.x_nchw = planar;
-    a.y_pixel_stride = y_pixel_stride;
-    a.packed_w = packed_.data();
-    a.packed_panels = packed_panels;
-    a.bias = bias_.data();
-    a.zero = zero_.data();
-    a.activation = activation;
-    if (scaled_) context.SetScratchBytes(sizeof(float) * packed_.size());
+    if (winograd_) {
+      const int packed_panels = cpu::ConvPackedPanels(*kernels_, in_c);
+      EDGEMOND_RETURN_IF_ERROR(packed_.Allocate(cpu::PackedWinogradFloats(out_c, in_c)));
+      cpu::PackWinogradWeights(w_data, out_c, in_c, packed_panels, packed_.data());
+      zero_bias_.assign(static_cast<std::size_t>(padded), 0.0f);
+      cpu::WinogradArgs& a = winograd_args_;
+      a.batch = n;
+      a.in_h = h;
+      a.in_w = wd;
+      a.out_h = out_h;
+      a.out_w = out_w;
+      a.in_c = in_c;
+      a.out_c = out_c;
+      a.pad_top = pads[0];
+      a.pad_left = pads[1];
+      a.x_pixel_stride = c;
+      a.y_pixel_stride = y_pixel_stride;
+      a.packed_u = packed_.data();
+      a.packed_panels = packed_panels;
+      a.bias = bias_.data();
+      a.zero_bias = zero_bias_.data();
+      a.zero = zero_.data();
+      a.activation = activation;
+      context.SetScratchBytes(sizeof(float) *
+                              cpu::WinogradScratchFloats(n, out_h, out_w, in_c, out_c));
+    } else {
+      EDGEMOND_RETURN_IF_ERROR(
+          packed_.Allocate(group * cpu::PackedConvFloats(out_c, in_c, kh, kw)));
+      const int packed_panels = cpu::ConvPackedPanels(*kernels_, kh * kw * in_c);
+      if (planar) {
+        cpu::PackNchwInputConvWeights(w_data, out_c, in_c, kh, kw, packed_panels, packed_.data());
+      } else {
+        cpu::PackConvWeights(w_data, group, out_c, in_c, kh, kw, packed_panels, packed_.data());
+      }
+      cpu::ConvArgs& a = conv_;
+      a.batch = n;
+      a.in_h = h;
+      a.in_w = wd;
+      a.out_h = out_h;
+      a.out_w = out_w;
+      a.in_c = in_c;
+      a.out_c = out_c;
+      a.groups = group;
+      a.kernel_h = kh;
+      a.kernel_w = kw;
+      a.stride_h = strides[0];
+      a.stride_w = strides[1];
+      a.dilation_h = dilations[0];
+      a.dilation_w = dilations[1];
+      a.pad_top = pads[0];
+      a.pad_left = pads[1];
+      a.x_pixel_stride = c;
+      a.x_nchw = planar;
+      a.y_pixel_stride = y_pixel_stride;
+      a.packed_w = packed_.data();
+      a.packed_panels = packed_panels;
+      a.bias = bias_.data();
+      a.zero = zero_.data();
+      a.activation = activation;
+      if (scaled_) context.SetScratchBytes(sizeof(float) * packed_.size());
+    }
   }
   context.SetFlops(2 * static_cast<std::uint64_t>(n * out_h * out_w * m) *
                    static_cast<std::uint64_t>(kh * kw * (c / group)));
@@ -199,6 +245,14 @@ Status NhwcConvKernel::Run(const RunContext& context) const {
     args.y = y;
     args.residual = residual;
     kernels_->depthwise(args, context.pool());
+  } else if (winograd_) {
+    cpu::WinogradArgs args = winograd_args_;
+    args.x = x;
+    args.y = y;
+    args.residual = residual;
+    args.scratch = reinterpret_cast<float*>(context.scratch().data());
+    args.other_weight_bytes = context.OtherConstantBytes(PackedBytes());
+    kernels_->winograd_conv(args, context.pool());
   } else {
     cpu::ConvArgs args = conv_;
     args.x = x;

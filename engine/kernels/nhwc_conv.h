@@ -18,7 +18,9 @@
 //
 // Prepare() packs W (and B) for the fast kernels (engine/kernels/cpu/fast_kernels.h) and the
 // model then drops the constants (ReadsInputAtRun). Depthwise convolutions (group == C == M)
-// get the depthwise kernel; everything else the implicit-GEMM kernel.
+// get the depthwise kernel; 3x3 convolutions of stride 1 large enough to gain run as
+// Winograd's F(2x2, 3x3) (docs/adr/0109-engine-winograd-3x3.md), with scratch memory for the
+// transformed input and products; everything else the implicit-GEMM kernel.
 
 #ifndef EDGEMOND_ENGINE_KERNELS_NHWC_CONV_H_
 #define EDGEMOND_ENGINE_KERNELS_NHWC_CONV_H_
@@ -46,7 +48,7 @@ class NhwcConvKernel : public Kernel {
     return depthwise_ ? std::nullopt : std::optional<int>(3);
   }
   std::size_t PackedBytes() const override {
-    return sizeof(float) * (packed_.size() + bias_.size() + zero_.size());
+    return sizeof(float) * (packed_.size() + bias_.size() + zero_.size() + zero_bias_.size());
   }
   bool SupportsActivation(ActivationKind kind) const override {
     (void)kind;
@@ -56,8 +58,11 @@ class NhwcConvKernel : public Kernel {
  private:
   const cpu::FastKernels* kernels_ = nullptr;
   bool depthwise_ = false;
-  bool scaled_ = false;  // Input S: the weights are scaled per run.
-  cpu::ConvArgs conv_;   // Pointers to data filled in per run.
+  bool scaled_ = false;              // Input S: the weights are scaled per run.
+  bool winograd_ = false;            // packed_ holds Winograd's points (cpu::PackWinogradWeights).
+  cpu::WinogradArgs winograd_args_;  // Pointers to data filled in per run.
+  std::vector<float> zero_bias_;     // The products' bias: none.
+  cpu::ConvArgs conv_;               // Pointers to data filled in per run.
   cpu::DepthwiseArgs depthwise_args_;
   cpu::PackedWeights packed_;
   std::vector<float> bias_;

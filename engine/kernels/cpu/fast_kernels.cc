@@ -143,3 +143,38 @@ void PackDenseWeights(const float* w, std::int64_t k, std::int64_t n, bool trans
 }
 
 }  // namespace edgemond::engine::cpu
+
+namespace edgemond::engine::cpu {
+
+void PackWinogradWeights(const float* w, std::int64_t out_c, std::int64_t in_c, int packed_panels,
+                         float* packed) {
+  // G = [[1, 0, 0], [1/2, 1/2, 1/2], [1/2, -1/2, 1/2], [0, 0, 1]].
+  static constexpr double kG[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+  const std::size_t point_floats = static_cast<std::size_t>(out_c * in_c);
+  std::vector<float> points(kWinogradPoints * point_floats);  // [point][out_c][in_c].
+  for (std::int64_t o = 0; o < out_c; ++o) {
+    for (std::int64_t c = 0; c < in_c; ++c) {
+      const float* g = w + (o * in_c + c) * 9;
+      double gt[4][3];  // G g
+      for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 3; ++j) {
+          gt[i][j] = kG[i][0] * g[j] + kG[i][1] * g[3 + j] + kG[i][2] * g[6 + j];
+        }
+      }
+      for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 4; ++j) {
+          const double u = gt[i][0] * kG[j][0] + gt[i][1] * kG[j][1] + gt[i][2] * kG[j][2];
+          points[static_cast<std::size_t>(i * 4 + j) * point_floats +
+                 static_cast<std::size_t>(o * in_c + c)] = static_cast<float>(u);
+        }
+      }
+    }
+  }
+  for (std::int64_t p = 0; p < kWinogradPoints; ++p) {
+    PackDenseWeights(points.data() + static_cast<std::size_t>(p) * point_floats, in_c, out_c,
+                     /*transposed=*/true, packed_panels,
+                     packed + p * PackedConvFloats(out_c, in_c, 1, 1));
+  }
+}
+
+}  // namespace edgemond::engine::cpu

@@ -90,6 +90,50 @@ struct ConvArgs {
   std::int64_t other_weight_bytes = 0;
 };
 
+// A 3x3 convolution of stride 1 and dilation 1 (one group) by Winograd's minimal filtering
+// F(2x2, 3x3) over NHWC data: each 2x2 block of output pixels (a tile) reads a 4x4 window of
+// the input, which the input transform turns into 16 points of in_c values (V = B^T d B);
+// point by point, a 1x1 convolution with that point's transformed weights (U = G g G^T,
+// PackWinogradWeights) makes 16 points of out_c values (M = V U), and the output transform
+// turns them into the tile's 4 pixels (Y = A^T M A), adding the bias and the residual and
+// applying the activation. 16 products per tile and channel pair instead of 36
+// (docs/adr/0109-engine-winograd-3x3.md).
+struct WinogradArgs {
+  std::int64_t batch = 1;
+  std::int64_t in_h = 1, in_w = 1, out_h = 1, out_w = 1;
+  std::int64_t in_c = 0, out_c = 0;
+  std::int64_t pad_top = 0, pad_left = 0;
+  std::int64_t x_pixel_stride = 0;  // Floats from one input pixel to the next.
+  std::int64_t y_pixel_stride = 0;  // Floats from one output pixel to the next.
+  const float* x = nullptr;
+  float* y = nullptr;
+  // Added before the activation; laid out like y, or null. May be y itself (as ConvArgs').
+  const float* residual = nullptr;
+  const float* packed_u = nullptr;   // PackWinogradWeights.
+  int packed_panels = 1;             // ConvPackedPanels(kernels, in_c).
+  const float* bias = nullptr;       // PaddedChannels(out_c), zero where absent.
+  const float* zero_bias = nullptr;  // PaddedChannels(out_c) zeros.
+  const float* zero = nullptr;       // in_c zeros.
+  ActivationParams activation;
+  // WinogradScratchFloats() floats of working memory: the transformed input and products.
+  float* scratch = nullptr;
+  std::int64_t cache_budget_bytes = 0;  // As ConvArgs'.
+  std::int64_t other_weight_bytes = 0;  // As ConvArgs'.
+};
+
+inline constexpr std::int64_t kWinogradPoints = 16;
+
+// Tiles of 2x2 output pixels of a Winograd convolution.
+inline std::int64_t WinogradTiles(std::int64_t batch, std::int64_t out_h, std::int64_t out_w) {
+  return batch * ((out_h + 1) / 2) * ((out_w + 1) / 2);
+}
+// Floats of WinogradArgs::scratch.
+inline std::int64_t WinogradScratchFloats(std::int64_t batch, std::int64_t out_h,
+                                          std::int64_t out_w, std::int64_t in_c,
+                                          std::int64_t out_c) {
+  return kWinogradPoints * WinogradTiles(batch, out_h, out_w) * (in_c + out_c);
+}
+
 // Depthwise convolution (group == channels, one filter per channel) over NHWC data.
 struct DepthwiseArgs {
   std::int64_t batch = 1;
@@ -129,6 +173,7 @@ struct FastKernels {
   // Panels one tile of conv covers (the packers' packed_panels, besides 1).
   int tile_panels = 1;
   void (*conv)(const ConvArgs& args, ThreadPool* pool) = nullptr;
+  void (*winograd_conv)(const WinogradArgs& args, ThreadPool* pool) = nullptr;
   void (*depthwise)(const DepthwiseArgs& args, ThreadPool* pool) = nullptr;
   void (*max_pool)(const PoolArgs& args, ThreadPool* pool) = nullptr;
   // y[n][c] = mean over the pixels of x[n][p][c].
@@ -203,6 +248,17 @@ inline constexpr std::int64_t kMaxNchwInputReduction = 256;
 void PackNchwInputConvWeights(const float* w, std::int64_t out_c, std::int64_t in_c,
                               std::int64_t kernel_h, std::int64_t kernel_w, int packed_panels,
                               float* packed);
+
+// Floats of a Winograd convolution's packed weights: one 1x1 convolution's per point.
+inline std::int64_t PackedWinogradFloats(std::int64_t out_c, std::int64_t in_c) {
+  return kWinogradPoints * PackedConvFloats(out_c, in_c, 1, 1);
+}
+
+// Transforms 3x3 ONNX convolution weights [out_c][in_c][3][3] (OIHW, one group) into
+// Winograd's 16 points (U = G g G^T, computed in double) and packs each point's [out_c][in_c]
+// like a 1x1 convolution's, the points one after another (PackedWinogradFloats in all).
+void PackWinogradWeights(const float* w, std::int64_t out_c, std::int64_t in_c, int packed_panels,
+                         float* packed);
 
 // Packs dense weights given as W[k][n] (transposed = false) or W[n][k]
 // (transposed = true) into the same panel layout with K = k, for a 1x1 convolution.

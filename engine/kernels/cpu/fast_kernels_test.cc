@@ -344,6 +344,106 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
   }
 }
 
+TEST_P(FastKernelsTest, WinogradConvMatchesReference) {
+  const FastKernels& kernels = FastKernelsFor(GetParam());
+  const ConvCase cases[] = {
+      // n, c, h, w, m, group, kh, kw, stride, dilation, pads (t, l, b, r)
+      {1, 16, 8, 8, 16, 1, 3, 3, 1, 1, 1, 1, 1, 1},    // Whole tiles, one vector.
+      {1, 5, 7, 9, 17, 1, 3, 3, 1, 1, 1, 1, 1, 1},     // Odd sizes: half tiles; channel tails.
+      {2, 20, 6, 5, 33, 1, 3, 3, 1, 1, 1, 1, 1, 1},    // Batch 2, partial panels.
+      {1, 24, 9, 10, 40, 1, 3, 3, 1, 1, 0, 0, 0, 0},   // No padding.
+      {1, 8, 6, 11, 16, 1, 3, 3, 1, 1, 2, 0, 1, 2},    // Uneven pads.
+      {1, 64, 14, 14, 64, 1, 3, 3, 1, 1, 1, 1, 1, 1},  // A network's 14x14 layer.
+      {1, 256, 5, 6, 72, 1, 3, 3, 1, 1, 1, 1, 1, 1},   // A reduction of 256 per point.
+      {1, 3, 2, 2, 5, 1, 3, 3, 1, 1, 1, 1, 1, 1},      // One tile.
+  };
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
+  ASSERT_TRUE(pool.ok());
+  std::uint64_t seed = 900;
+  for (const ConvCase& k : cases) {
+    const std::vector<float> x = RandomFloats(k.n * k.c * k.h * k.w, seed++);
+    const std::vector<float> w = RandomFloats(k.m * k.c * 9, seed++);
+    const std::vector<float> b = RandomFloats(k.m, seed++);
+    std::int64_t out_h = 0, out_w = 0;
+    const std::vector<float> reference = ReferenceConv(k, x, w, b, out_h, out_w);
+    ASSERT_FALSE(reference.empty());
+    const std::vector<float> expected_nhwc = NchwToNhwc(reference, k.n, k.m, out_h, out_w);
+    const std::vector<float> residual = RandomFloats(k.n * k.m * out_h * out_w, seed++);
+    const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
+    std::vector<float> bias(static_cast<std::size_t>(PaddedChannels(k.m)), 0.0f);
+    std::copy(b.begin(), b.end(), bias.begin());
+    const std::vector<float> zero_bias(bias.size(), 0.0f);
+    const std::vector<float> zero(static_cast<std::size_t>(k.c), 0.0f);
+    for (const int layout : {1, kernels.tile_panels}) {
+      std::vector<float> packed(static_cast<std::size_t>(PackedWinogradFloats(k.m, k.c)),
+                                std::numeric_limits<float>::quiet_NaN());
+      PackWinogradWeights(w.data(), k.m, k.c, layout, packed.data());
+      EXPECT_TRUE(std::none_of(packed.begin(), packed.end(), [](float f) { return std::isnan(f); }))
+          << "PackWinogradWeights left a float unwritten";
+      std::vector<float> scratch(
+          static_cast<std::size_t>(WinogradScratchFloats(k.n, out_h, out_w, k.c, k.m)));
+      for (const ActivationParams& activation : kActivations) {
+        // 0: no residual, one thread; 1: a residual, three threads; 2: written over its
+        // residual, three threads; 3: into the channels of a wider output (an in-place
+        // Concat's), one thread. Each with the machine's cache budget, one that keeps every
+        // case's weights in the cache (blocks of tiles start to end, per thread) and one that
+        // keeps none (each step over all tiles, the threads sharing the points).
+        for (const int variant : {0, 1, 2, 3}) {
+          for (const std::int64_t cache_budget :
+               {std::int64_t{0}, std::int64_t{64} << 20, std::int64_t{16} << 10}) {
+            const std::int64_t y_stride = variant == 3 ? k.m + 5 : k.m;
+            const std::int64_t pixels = k.n * out_h * out_w;
+            WinogradArgs args;
+            SetSizes(k, out_h, out_w, args);
+            args.in_c = k.c;
+            args.out_c = k.m;
+            args.pad_top = k.pad_t;
+            args.pad_left = k.pad_l;
+            args.x_pixel_stride = k.c;
+            args.y_pixel_stride = y_stride;
+            args.x = x_nhwc.data();
+            std::vector<float> y(static_cast<std::size_t>(pixels * y_stride), -7.0f);
+            if (variant == 2) y = residual;
+            args.y = y.data();
+            args.residual = variant == 2 ? y.data() : variant == 1 ? residual.data() : nullptr;
+            args.packed_u = packed.data();
+            args.packed_panels = layout;
+            args.bias = bias.data();
+            args.zero_bias = zero_bias.data();
+            args.zero = zero.data();
+            args.activation = activation;
+            args.scratch = scratch.data();
+            args.cache_budget_bytes = cache_budget;
+            kernels.winograd_conv(args, variant == 1 || variant == 2 ? pool->get() : nullptr);
+            const bool with_residual = variant == 1 || variant == 2;
+            const std::vector<float> expected =
+                WithEpilogue(expected_nhwc, activation, with_residual ? &residual : nullptr);
+            std::vector<float> actual(expected.size());
+            for (std::int64_t p = 0; p < pixels; ++p) {
+              for (std::int64_t o = 0; o < y_stride; ++o) {
+                const float value = y[static_cast<std::size_t>(p * y_stride + o)];
+                if (o < k.m) {
+                  actual[static_cast<std::size_t>(p * k.m + o)] = value;
+                } else {
+                  ASSERT_EQ(value, -7.0f) << "wrote past the output's channels";
+                }
+              }
+            }
+            // The transforms add a few roundings of sums of four to each product.
+            ExpectClose(actual, expected,
+                        IsaLabel(GetParam()) + " winograd c" + std::to_string(k.c) + " m" +
+                            std::to_string(k.m) + " " + std::to_string(k.h) + "x" +
+                            std::to_string(k.w) + " layout " + std::to_string(layout) + " act " +
+                            std::to_string(static_cast<int>(activation.kind)) + " variant " +
+                            std::to_string(variant) + " budget " + std::to_string(cache_budget),
+                        4.0f * std::fmax(1.0f, static_cast<float>(k.c * 9) / 256.0f));
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_P(FastKernelsTest, DepthwiseMatchesReference) {
   const FastKernels& kernels = FastKernelsFor(GetParam());
   struct Case {
