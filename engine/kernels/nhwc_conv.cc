@@ -22,6 +22,31 @@ Result<std::vector<std::int64_t>> ReadPair(AttributeReader& attributes, std::str
   return values;
 }
 
+// The image sizes and padding that the fast kernels' argument structs share.
+template <typename Args>
+void SetSizes(std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t out_h,
+              std::int64_t out_w, const std::vector<std::int64_t>& pads, Args& args) {
+  args.batch = n;
+  args.in_h = h;
+  args.in_w = w;
+  args.out_h = out_h;
+  args.out_w = out_w;
+  args.pad_top = pads[0];
+  args.pad_left = pads[1];
+}
+
+// The window that cpu::ConvArgs and cpu::DepthwiseArgs share.
+template <typename Args>
+void SetWindow(std::int64_t kh, std::int64_t kw, const std::vector<std::int64_t>& strides,
+               const std::vector<std::int64_t>& dilations, Args& args) {
+  args.kernel_h = kh;
+  args.kernel_w = kw;
+  args.stride_h = strides[0];
+  args.stride_w = strides[1];
+  args.dilation_h = dilations[0];
+  args.dilation_w = dilations[1];
+}
+
 // Whether a 3x3 convolution of stride 1 runs as Winograd's F(2x2, 3x3) (cpu::WinogradArgs):
 // 16 products per 2x2 tile and channel pair instead of 36, for 16/9 of the weights and a
 // transformed copy of the input and of the products in scratch memory. Sum of per-node
@@ -135,20 +160,9 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
       }
     }
     cpu::DepthwiseArgs& d = depthwise_args_;
-    d.batch = n;
-    d.in_h = h;
-    d.in_w = wd;
-    d.out_h = out_h;
-    d.out_w = out_w;
+    SetSizes(n, h, wd, out_h, out_w, pads, d);
+    SetWindow(kh, kw, strides, dilations, d);
     d.channels = c;
-    d.kernel_h = kh;
-    d.kernel_w = kw;
-    d.stride_h = strides[0];
-    d.stride_w = strides[1];
-    d.dilation_h = dilations[0];
-    d.dilation_w = dilations[1];
-    d.pad_top = pads[0];
-    d.pad_left = pads[1];
     d.packed_w = packed_.data();
     d.bias = bias_.data();
     d.activation = activation;
@@ -174,15 +188,9 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
       cpu::PackWinogradWeights(w_data, out_c, in_c, packed_panels, packed_.data());
       zero_bias_.assign(static_cast<std::size_t>(padded), 0.0f);
       cpu::WinogradArgs& a = winograd_args_;
-      a.batch = n;
-      a.in_h = h;
-      a.in_w = wd;
-      a.out_h = out_h;
-      a.out_w = out_w;
+      SetSizes(n, h, wd, out_h, out_w, pads, a);
       a.in_c = in_c;
       a.out_c = out_c;
-      a.pad_top = pads[0];
-      a.pad_left = pads[1];
       a.x_pixel_stride = c;
       a.y_pixel_stride = y_pixel_stride;
       a.packed_u = packed_.data();
@@ -203,22 +211,11 @@ Status NhwcConvKernel::Prepare(PrepareContext& context) {
         cpu::PackConvWeights(w_data, group, out_c, in_c, kh, kw, packed_panels, packed_.data());
       }
       cpu::ConvArgs& a = conv_;
-      a.batch = n;
-      a.in_h = h;
-      a.in_w = wd;
-      a.out_h = out_h;
-      a.out_w = out_w;
+      SetSizes(n, h, wd, out_h, out_w, pads, a);
+      SetWindow(kh, kw, strides, dilations, a);
       a.in_c = in_c;
       a.out_c = out_c;
       a.groups = group;
-      a.kernel_h = kh;
-      a.kernel_w = kw;
-      a.stride_h = strides[0];
-      a.stride_w = strides[1];
-      a.dilation_h = dilations[0];
-      a.dilation_w = dilations[1];
-      a.pad_top = pads[0];
-      a.pad_left = pads[1];
       a.x_pixel_stride = c;
       a.x_nchw = planar;
       a.y_pixel_stride = y_pixel_stride;
