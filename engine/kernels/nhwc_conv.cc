@@ -51,7 +51,7 @@ void SetWindow(std::int64_t kh, std::int64_t kw, const std::vector<std::int64_t>
 // 16 products per 2x2 tile and channel pair instead of 36, for 16/9 of the weights and a
 // transformed copy of the input and of the products in scratch memory. Sum of per-node
 // minima against the implicit GEMM over alternating rounds on an AVX-512 Xeon
-// (docs/adr/0109-winograd-3x3.md): ResNet-18's and ResNet-50's 56x56, 28x28 and 14x14 layers
+// (docs/adr/0109-engine-winograd-3x3.md): ResNet-18's and ResNet-50's 56x56, 28x28 and 14x14 layers
 // 0.52-0.81, ResNet-50 0.87 (1 thread) and 0.80 (2 threads), ResNet-18 0.84 at 1 thread. Not
 // where few tiles share the larger weights: ResNet's 7x7 layers of 512 channels (16 tiles)
 // ran 1.12-1.19, their weights streaming from memory for too few tiles. Not for 16 input

@@ -142,10 +142,6 @@ void PackDenseWeights(const float* w, std::int64_t k, std::int64_t n, bool trans
   }
 }
 
-}  // namespace edgemond::engine::cpu
-
-namespace edgemond::engine::cpu {
-
 void PackWinogradWeights(const float* w, std::int64_t out_c, std::int64_t in_c, int packed_panels,
                          float* packed) {
   // G = [[1, 0, 0], [1/2, 1/2, 1/2], [1/2, -1/2, 1/2], [0, 0, 1]].
