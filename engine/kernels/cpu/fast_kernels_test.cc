@@ -126,6 +126,23 @@ std::vector<float> ReferenceConv(const ConvCase& k, const std::vector<float>& x,
   return {v.begin(), v.end()};
 }
 
+// A case's random input, weights, bias and residual (seeds seed, seed + 1, ...: seed ends past
+// the last one used), and the reference's output in NHWC.
+struct ConvData {
+  std::vector<float> x, w, b, expected_nhwc, residual;
+  std::int64_t out_h = 0, out_w = 0;
+};
+ConvData MakeConvData(const ConvCase& k, std::uint64_t& seed) {
+  ConvData d;
+  d.x = RandomFloats(k.n * k.c * k.h * k.w, seed++);
+  d.w = RandomFloats(k.m * (k.c / k.group) * k.kh * k.kw, seed++);
+  d.b = RandomFloats(k.m, seed++);
+  const std::vector<float> reference = ReferenceConv(k, d.x, d.w, d.b, d.out_h, d.out_w);
+  if (!reference.empty()) d.expected_nhwc = NchwToNhwc(reference, k.n, k.m, d.out_h, d.out_w);
+  d.residual = RandomFloats(k.n * k.m * d.out_h * d.out_w, seed++);
+  return d;
+}
+
 // The sizes that ConvArgs, DepthwiseArgs and PoolArgs share, from a test case and the
 // reference's output size.
 template <typename Args, typename Case>
@@ -237,14 +254,8 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
   for (const ConvCase& k : cases) {
     const std::int64_t in_c = k.c / k.group;
     const std::int64_t out_c = k.m / k.group;
-    const std::vector<float> x = RandomFloats(k.n * k.c * k.h * k.w, seed++);
-    const std::vector<float> w = RandomFloats(k.m * in_c * k.kh * k.kw, seed++);
-    const std::vector<float> b = RandomFloats(k.m, seed++);
-    std::int64_t out_h = 0, out_w = 0;
-    const std::vector<float> reference = ReferenceConv(k, x, w, b, out_h, out_w);
-    ASSERT_FALSE(reference.empty());
-    const std::vector<float> expected_nhwc = NchwToNhwc(reference, k.n, k.m, out_h, out_w);
-    const std::vector<float> residual = RandomFloats(k.n * k.m * out_h * out_w, seed++);
+    const auto [x, w, b, expected_nhwc, residual, out_h, out_w] = MakeConvData(k, seed);
+    ASSERT_FALSE(expected_nhwc.empty());
 
     // The packers write every float (the kernels allocate the storage without zeroing it):
     // NaN where nothing was written would be a lane left unpacked.
@@ -361,14 +372,8 @@ TEST_P(FastKernelsTest, WinogradConvMatchesReference) {
   ASSERT_TRUE(pool.ok());
   std::uint64_t seed = 900;
   for (const ConvCase& k : cases) {
-    const std::vector<float> x = RandomFloats(k.n * k.c * k.h * k.w, seed++);
-    const std::vector<float> w = RandomFloats(k.m * k.c * 9, seed++);
-    const std::vector<float> b = RandomFloats(k.m, seed++);
-    std::int64_t out_h = 0, out_w = 0;
-    const std::vector<float> reference = ReferenceConv(k, x, w, b, out_h, out_w);
-    ASSERT_FALSE(reference.empty());
-    const std::vector<float> expected_nhwc = NchwToNhwc(reference, k.n, k.m, out_h, out_w);
-    const std::vector<float> residual = RandomFloats(k.n * k.m * out_h * out_w, seed++);
+    const auto [x, w, b, expected_nhwc, residual, out_h, out_w] = MakeConvData(k, seed);
+    ASSERT_FALSE(expected_nhwc.empty());
     const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
     std::vector<float> bias(static_cast<std::size_t>(PaddedChannels(k.m)), 0.0f);
     std::copy(b.begin(), b.end(), bias.begin());
