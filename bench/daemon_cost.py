@@ -17,9 +17,12 @@ whether the quiet edgemond stayed under --target-percent of one core (0.1 % by d
 device-coverage budget for the Orin board at 1 Hz).
 
 In the same window the script also runs edgemond_library_floor (bench/library_floor.cc): a
-process linking exactly the daemon's shared libraries and using each minimally (a WAL database
-written once a second, an HTTP server, an sd-event tick). Its RSS is the floor any daemon built on
-those libraries starts from; edgemond's RSS above it is edgemond's own.
+process linking exactly the daemon's shared libraries and using each minimally (an sd-event loop
+woken once a second, a WAL database written once a minute as edgemond flushes, an HTTP server).
+Its RSS is the floor any daemon built on those libraries starts from, and its CPU per second what
+waking once a second costs on this machine; edgemond's figures above them are edgemond's own. The
+report ends with the 10x target as a budget: a tenth of node_exporter's CPU per sample, times
+edgemond's samples, is the CPU per cycle edgemond may take, and the floor's share of it.
 
 Usage: bench/daemon_cost.py [--board jetson-orin-jp6] [--seconds 120] [--build build]
                             [--target-percent 0.1]
@@ -190,14 +193,16 @@ def main():
                                f"--path.sysfs={root}/sys", f"--path.rootfs={root}",
                                f"--web.listen-address=127.0.0.1:{ne_port}"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        floor_proc = subprocess.Popen([floor, os.path.join(workdir, "floor.db")],
+        # 60 s: edgemond's default storage.flush_interval_seconds (its configuration here is {}).
+        floor_proc = subprocess.Popen([floor, os.path.join(workdir, "floor.db"), "60"],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(15)  # Warm up: both daemons settle; edgemond flushes at least once.
 
         ne_samples = samples_in(fetch(f"http://127.0.0.1:{ne_port}/metrics"))
         latest = json.loads(fetch(f"http://127.0.0.1:{quiet_port}/api/v1/latest"))["data"]
         edgemond_samples = sum(1 for item in latest if item["value"] is not None)
-        procs = {"edgemond": quiet.pid, "edgemond+scrape": scraped.pid, "node_exporter": ne.pid}
+        procs = {"edgemond": quiet.pid, "edgemond+scrape": scraped.pid, "node_exporter": ne.pid,
+                 "floor": floor_proc.pid}
         cpu0 = {name: cpu_ns(pid) for name, pid in procs.items()}
         written0 = write_bytes(quiet.pid)
         stored0 = db_samples(quiet_db)
@@ -222,7 +227,6 @@ def main():
         written1 = write_bytes(quiet.pid)
         stored1 = db_samples(quiet_db)
         rss = {name: memory_kib(pid) for name, pid in procs.items()}
-        floor_rss = memory_kib(floor_proc.pid)
         size = db_bytes(quiet_db)
         total_stored = stored1
         for proc in (quiet, scraped, ne, floor_proc):
@@ -233,21 +237,22 @@ def main():
     cycles = elapsed  # One collection (or scrape) per second.
     per_sample = {"edgemond": edgemond_samples, "edgemond+scrape": edgemond_samples,
                   "node_exporter": ne_samples}
+    per_cycle_us = {name: (cpu1[name] - cpu0[name]) / cycles / 1000 for name in procs}
     print(f"board: {args.board}; window: {elapsed:.0f} s at 1 Hz; "
           f"samples per cycle: edgemond {edgemond_samples}, node_exporter {ne_samples}")
     print()
     print("| program | CPU per cycle | CPU per sample | share of one core | RSS (peak) | PSS | USS |")
     print("|---|---|---|---|---|---|---|")
     results = {}
-    for name in procs:
+    for name in per_sample:
         ns = cpu1[name] - cpu0[name]
-        per_cycle_us = ns / cycles / 1000
         per_sample_ns = ns / cycles / per_sample[name]
         results[name] = per_sample_ns
-        print(f"| {name} | {per_cycle_us:.0f} µs | {per_sample_ns:.0f} ns | "
+        print(f"| {name} | {per_cycle_us[name]:.0f} µs | {per_sample_ns:.0f} ns | "
               f"{ns / (elapsed * 1e9) * 100:.3f} % | {mib_columns(rss[name])} |")
-    print(f"| the libraries alone (edgemond_library_floor) | – | – | – | "
-          f"{mib_columns(floor_rss)} |")
+    floor_ns = cpu1["floor"] - cpu0["floor"]
+    print(f"| the libraries alone (edgemond_library_floor) | {per_cycle_us['floor']:.0f} µs | – | "
+          f"{floor_ns / (elapsed * 1e9) * 100:.3f} % | {mib_columns(rss['floor'])} |")
     print()
     # Written per sample collected in the window: with a flush every minute, the samples
     # stored in the window depend on where its edges fall.
@@ -261,6 +266,12 @@ def main():
           f"{results['node_exporter'] / results['edgemond']:.1f}x "
           f"(with edgemond also scraped: "
           f"{results['node_exporter'] / results['edgemond+scrape']:.1f}x)")
+    budget_us = results["node_exporter"] / 10 * edgemond_samples / 1000
+    print(f"10x budget: {budget_us:.0f} µs per cycle for edgemond's {edgemond_samples} samples "
+          f"(it took {per_cycle_us['edgemond']:.0f}); the libraries' floor takes "
+          f"{per_cycle_us['floor']:.0f} µs of it ({per_cycle_us['floor'] / budget_us * 100:.0f} %), "
+          f"leaving {budget_us - per_cycle_us['floor']:.0f} µs for edgemond's own work "
+          f"(it took {per_cycle_us['edgemond'] - per_cycle_us['floor']:.0f})")
     for name, values in scrape_ms.items():
         print(f"scrape latency {name}: median {statistics.median(values):.2f} ms")
     print()

@@ -1,12 +1,14 @@
-// The memory floor of edgemond's dependencies: a process that links exactly the shared libraries
-// the daemon links (libmicrohttpd and the GnuTLS chain Debian builds it with, libsqlite3,
-// libsystemd, libstdc++) and does the least each needs to be in use, the way the daemon uses
-// it: a WAL-mode SQLite database with one table written once a second, an HTTP server on
-// loopback answering every request with a fixed body, an sd-event loop ticking once a second.
-// bench/daemon_cost.py runs it next to edgemond and reports its RSS, PSS and USS: what any
-// daemon built on these libraries costs before it does anything of its own.
+// The floor of edgemond's dependencies: a process that links exactly the shared libraries the
+// daemon links (libmicrohttpd and the GnuTLS chain Debian builds it with, libsqlite3, libsystemd,
+// libstdc++) and does the least each needs to be in use, the way the daemon uses it: an sd-event
+// loop woken once a second, a WAL-mode SQLite database with one table written in one transaction
+// every FLUSH_SECONDS (the daemon's storage.flush_interval_seconds, 60 by default), and an HTTP
+// server on loopback answering every request with a fixed body. bench/daemon_cost.py runs it next
+// to edgemond and reports its RSS, PSS and USS, and its CPU per second: what any daemon built on
+// these libraries and woken once a second costs before it does anything of its own.
 //
-// Usage: edgemond_library_floor DB_FILE   (prints "serving http://127.0.0.1:PORT"; SIGTERM stops)
+// Usage: edgemond_library_floor DB_FILE [FLUSH_SECONDS]
+//        (prints "serving http://127.0.0.1:PORT"; SIGTERM stops)
 
 #include <microhttpd.h>
 #include <sqlite3.h>
@@ -15,7 +17,9 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -33,14 +37,28 @@ struct Loop {
   sqlite3* db = nullptr;
   sqlite3_stmt* insert = nullptr;
   std::uint64_t interval_us = 1000000;
+  std::size_t ticks_per_flush = 60;
+  std::vector<std::uint64_t> pending_us;  // Tick times waiting for the next flush.
 };
+
+void Flush(Loop& loop) {
+  sqlite3_exec(loop.db, "BEGIN", nullptr, nullptr, nullptr);
+  for (const std::uint64_t tick_us : loop.pending_us) {
+    sqlite3_bind_int64(loop.insert, 1, static_cast<sqlite3_int64>(tick_us));
+    sqlite3_step(loop.insert);
+    sqlite3_reset(loop.insert);
+  }
+  sqlite3_exec(loop.db, "COMMIT", nullptr, nullptr, nullptr);
+  loop.pending_us.clear();
+}
 
 int OnTick(sd_event_source* source, std::uint64_t now_us, void* data) {
   auto* loop = static_cast<Loop*>(data);
-  sqlite3_bind_int64(loop->insert, 1, static_cast<sqlite3_int64>(now_us));
-  sqlite3_step(loop->insert);
-  sqlite3_reset(loop->insert);
-  return sd_event_source_set_time(source, now_us + loop->interval_us);
+  loop->pending_us.push_back(now_us);
+  if (loop->pending_us.size() >= loop->ticks_per_flush) Flush(*loop);
+  // A time source is one-shot: fired, it is off until enabled again.
+  const int r = sd_event_source_set_time(source, now_us + loop->interval_us);
+  return r < 0 ? r : sd_event_source_set_enabled(source, SD_EVENT_ONESHOT);
 }
 
 int Fail(const std::string& what) {
@@ -51,8 +69,14 @@ int Fail(const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) return Fail("usage: edgemond_library_floor DB_FILE");
+  if (argc != 2 && argc != 3) return Fail("usage: edgemond_library_floor DB_FILE [FLUSH_SECONDS]");
   Loop loop;
+  if (argc == 3) {
+    const long flush_seconds = std::strtol(argv[2], nullptr, 10);
+    if (flush_seconds < 1) return Fail("FLUSH_SECONDS must be a whole number of seconds >= 1");
+    loop.ticks_per_flush = static_cast<std::size_t>(flush_seconds);
+  }
+  loop.pending_us.reserve(loop.ticks_per_flush);
   if (sqlite3_open(argv[1], &loop.db) != SQLITE_OK) return Fail(sqlite3_errmsg(loop.db));
   if (sqlite3_exec(loop.db, "PRAGMA journal_mode=WAL; CREATE TABLE IF NOT EXISTS ticks(t INTEGER)",
                    nullptr, nullptr, nullptr) != SQLITE_OK ||
