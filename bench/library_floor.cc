@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 #include <systemd/sd-event.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -72,8 +73,15 @@ int main(int argc, char** argv) {
   if (argc != 2 && argc != 3) return Fail("usage: edgemond_library_floor DB_FILE [FLUSH_SECONDS]");
   Loop loop;
   if (argc == 3) {
-    const long flush_seconds = std::strtol(argv[2], nullptr, 10);
-    if (flush_seconds < 1) return Fail("FLUSH_SECONDS must be a whole number of seconds >= 1");
+    char* end = nullptr;
+    errno = 0;
+    const long flush_seconds = std::strtol(argv[2], &end, 10);
+    if (end == argv[2] || *end != '\0' || errno != 0 || flush_seconds < 1 ||
+        flush_seconds > 86400) {
+      return Fail(
+          std::string("FLUSH_SECONDS must be a whole number of seconds from 1 to 86400, not \"") +
+          argv[2] + "\"");
+    }
     loop.ticks_per_flush = static_cast<std::size_t>(flush_seconds);
   }
   loop.pending_us.reserve(loop.ticks_per_flush);
