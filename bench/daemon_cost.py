@@ -238,6 +238,7 @@ def main():
     per_sample = {"edgemond": edgemond_samples, "edgemond+scrape": edgemond_samples,
                   "node_exporter": ne_samples}
     per_cycle_us = {name: (cpu1[name] - cpu0[name]) / cycles / 1000 for name in procs}
+    core_percent = {name: (cpu1[name] - cpu0[name]) / (elapsed * 1e9) * 100 for name in procs}
     print(f"board: {args.board}; window: {elapsed:.0f} s at 1 Hz; "
           f"samples per cycle: edgemond {edgemond_samples}, node_exporter {ne_samples}")
     print()
@@ -245,14 +246,12 @@ def main():
     print("|---|---|---|---|---|---|---|")
     results = {}
     for name in per_sample:
-        ns = cpu1[name] - cpu0[name]
-        per_sample_ns = ns / cycles / per_sample[name]
+        per_sample_ns = per_cycle_us[name] * 1000 / per_sample[name]
         results[name] = per_sample_ns
         print(f"| {name} | {per_cycle_us[name]:.0f} µs | {per_sample_ns:.0f} ns | "
-              f"{ns / (elapsed * 1e9) * 100:.3f} % | {mib_columns(rss[name])} |")
-    floor_ns = cpu1["floor"] - cpu0["floor"]
+              f"{core_percent[name]:.3f} % | {mib_columns(rss[name])} |")
     print(f"| the libraries alone (edgemond_library_floor) | {per_cycle_us['floor']:.0f} µs | – | "
-          f"{floor_ns / (elapsed * 1e9) * 100:.3f} % | {mib_columns(rss['floor'])} |")
+          f"{core_percent['floor']:.3f} % | {mib_columns(rss['floor'])} |")
     print()
     # Written per sample collected in the window: with a flush every minute, the samples
     # stored in the window depend on where its edges fall.
@@ -281,7 +280,7 @@ def main():
         median = statistics.median(values)
         print(f"| {collector} | {'yes' if found.get(collector) else 'no'} | "
               f"{median * 1e6:.1f} µs | {median * 100:.4f} % |")
-    quiet_percent = (cpu1["edgemond"] - cpu0["edgemond"]) / (elapsed * 1e9) * 100
+    quiet_percent = core_percent["edgemond"]
     verdict = "met" if quiet_percent < args.target_percent else "MISSED"
     print()
     print(f"target: edgemond under {args.target_percent} % of one core at 1 Hz with every "
