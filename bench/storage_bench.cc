@@ -692,7 +692,9 @@ void RunCodecStudy(const Options& options) {
       "integers, bit-packed | chosen (scaled, ratio or XOR) | codecs chosen | own "
       "timestamps |\n|---|---|---|---|---|---|---|---|\n");
   Kind total;
-  for (const auto& [name, kind] : kinds) {
+  for (const auto& entry : kinds) {
+    const std::string& name = entry.first;
+    const Kind& kind = entry.second;
     const auto per = [&](std::size_t bytes) {
       return static_cast<double>(bytes) / static_cast<double>(kind.samples);
     };

@@ -86,7 +86,8 @@ std::vector<std::string_view> BuiltinCollectorNames() {
 }
 
 Status ValidateCollectorsConfig(const CollectorsConfig& config) {
-  for (const auto& [name, options] : config.collectors) {
+  for (const auto& entry : config.collectors) {
+    const std::string& name = entry.first;
     const bool known = std::any_of(std::begin(kBuiltins), std::end(kBuiltins),
                                    [&](const BuiltinCollector& b) { return b.name == name; });
     if (!known) {

@@ -132,7 +132,10 @@ Status HwmonCollector::Scan() {
       }
     }
     for (const auto& [key, stem] : stems) {
-      const auto [kind, index] = key;
+      // Named copies, not a structured binding: the lambda below captures `kind`, which
+      // Clang 14 does not allow of a binding.
+      const HwmonKind kind = key.first;
+      const int index = key.second;
       const std::string sensor = internal::HwmonStem(kind, index);
       const std::string base = chip.attr_dir + "/" + sensor;
       std::string label;

@@ -31,8 +31,15 @@ using testing::FixturePath;
 using testing::SensorWriter;
 
 // The child edgemond-bench of a sanitizer build reserves terabytes of shadow memory: no address
-// space limit there.
+// space limit there. GCC defines __SANITIZE_ADDRESS__; Clang answers __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
+#define EDGEMOND_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EDGEMOND_TEST_ASAN 1
+#endif
+#endif
+#if defined(EDGEMOND_TEST_ASAN)
 constexpr int kMemoryLimitMb = 0;
 #else
 constexpr int kMemoryLimitMb = 1024;

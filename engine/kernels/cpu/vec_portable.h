@@ -45,8 +45,10 @@ inline Vec Round(Vec a) { EDGEMOND_PORTABLE_MAP(std::nearbyint(a.v[i])); }
 inline Vec Pow2(Vec n) {
   Vec r;
   for (int i = 0; i < 4; ++i) {
-    const std::uint32_t bits = static_cast<std::uint32_t>(static_cast<std::int32_t>(n.v[i]) + 127)
-                               << 23;
+    // A NaN lane (Exp of a NaN input) would make the conversion undefined; its result is NaN
+    // anyway, as the caller multiplies it by a NaN polynomial, so any exponent serves.
+    const std::int32_t k = std::isnan(n.v[i]) ? 0 : static_cast<std::int32_t>(n.v[i]);
+    const std::uint32_t bits = static_cast<std::uint32_t>(k + 127) << 23;
     std::memcpy(&r.v[i], &bits, sizeof(float));
   }
   return r;
