@@ -1,5 +1,8 @@
 #include "daemon/cli.h"
 
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
 #include "daemon/config.h"
 #include "daemon/config_schema.h"
 
@@ -57,6 +60,44 @@ std::variant<CliOptions, CliError> ParseCommandLine(const std::vector<std::strin
   return options;
 }
 
+namespace {
+
+// The compiled default of a dotted key, as a person types it on the command line.
+std::string DefaultText(const nlohmann::ordered_json& defaults, std::string_view key) {
+  std::string pointer = "/" + std::string(key);
+  std::replace(pointer.begin(), pointer.end(), '.', '/');
+  const nlohmann::ordered_json& value = defaults.at(nlohmann::ordered_json::json_pointer(pointer));
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// One option of --help: the flag in a column of its own, its description wrapped beside it.
+std::string HelpEntry(const std::string& flag, const std::string& description) {
+  constexpr std::size_t kColumn = 25;  // Where descriptions start.
+  constexpr std::size_t kWidth = 100;  // The longest line.
+  std::string text = "  " + flag;
+  text.resize(std::max(text.size() + 1, kColumn), ' ');
+  std::size_t line_start = 0;
+  std::size_t word_start = 0;
+  while (word_start < description.size()) {
+    std::size_t word_end = description.find(' ', word_start);
+    if (word_end == std::string::npos) word_end = description.size();
+    const std::string_view word(description.data() + word_start, word_end - word_start);
+    const std::size_t column = text.size() - line_start;
+    if (column > kColumn && column + 1 + word.size() > kWidth) {
+      text += "\n";
+      line_start = text.size();
+      text.append(kColumn, ' ');
+    } else if (column > kColumn) {
+      text += ' ';
+    }
+    text += word;
+    word_start = word_end + 1;
+  }
+  return text + "\n";
+}
+
+}  // namespace
+
 std::string UsageText() {
   std::string text =
       "Usage: edgemond [OPTIONS]\n"
@@ -64,23 +105,27 @@ std::string UsageText() {
       "Monitoring daemon for edge-AI devices: collects CPU, memory, thermal and hardware sensors,\n"
       "stores them in SQLite and serves an HTTP/JSON API and Prometheus /metrics.\n"
       "\n"
-      "Options:\n"
-      "  --config FILE          configuration file (default " +
-      std::string(kDefaultConfigPath) +
-      "; embedded defaults\n"
-      "                         when that file does not exist)\n";
+      "Options:\n";
+  text += HelpEntry("--config FILE",
+                    "the configuration file; its conf.d/*.json and alerts.d/*.json "
+                    "are read too (default " +
+                        std::string(kDefaultConfigPath) +
+                        "; the embedded defaults when that file does not exist)");
+  const nlohmann::ordered_json defaults = ConfigToJson(Config{});
   for (const FieldSpec& field : ConfigSchema()) {
     if (field.flag.empty()) continue;
-    std::string left = "  " + std::string(field.flag) + " VALUE";
-    left.resize(25, ' ');
-    text += left + "sets " + std::string(field.key) + "\n";
+    text +=
+        HelpEntry(std::string(field.flag) + " " + std::string(field.flag_value),
+                  std::string(field.flag_help) + " (default " + DefaultText(defaults, field.key) +
+                      "; key " + std::string(field.key) + ")");
   }
+  text += HelpEntry("--check-config", "validate the configuration and exit (status 78 if invalid)");
+  text += HelpEntry("--print-config", "print the effective configuration as JSON and exit");
+  text += HelpEntry("--print-default-config",
+                    "print the commented default configuration file and exit");
+  text += HelpEntry("--version", "print the version and exit");
+  text += HelpEntry("--help", "print this help and exit");
   text +=
-      "  --check-config         validate the configuration and exit (status 78 if invalid)\n"
-      "  --print-config         print the effective configuration as JSON and exit\n"
-      "  --print-default-config print the commented default configuration file and exit\n"
-      "  --version              print the version and exit\n"
-      "  --help                 print this help and exit\n"
       "\n"
       "Signals: SIGHUP reloads the configuration and the alert rules (alerts.d/ next to the\n"
       "configuration file); SIGTERM and SIGINT write buffered samples and exit.\n"

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 namespace edgemond::daemon {
 namespace {
 
@@ -44,6 +46,32 @@ TEST(CliTest, UsageListsEveryFlag) {
   for (const char* flag : {"--config", "--root", "--db", "--listen", "--interval", "--check-config",
                            "--print-config", "--log-level", "--version", "--help"}) {
     EXPECT_NE(usage.find(flag), std::string::npos) << flag;
+  }
+}
+
+TEST(CliTest, UsageSaysWhatEachValueFlagTakesAndItsDefault) {
+  const std::string usage = UsageText();
+  // A description wrapped onto the next lines reads as one line here.
+  const std::string flat = std::regex_replace(usage, std::regex("\n {25}"), " ");
+  EXPECT_NE(flat.find("--root DIR"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("read /proc, /sys and /etc below DIR instead of / (default /; key root)\n"),
+            std::string::npos)
+      << flat;
+  EXPECT_NE(flat.find("--db FILE"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("(default /var/lib/edgemond/edgemond.db; key storage.path)"),
+            std::string::npos)
+      << flat;
+  EXPECT_NE(flat.find("--listen HOST:PORT"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("(default 127.0.0.1:8867; key http.listen)"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("--interval SECONDS"), std::string::npos) << flat;
+  EXPECT_NE(flat.find("--log-level LEVEL"), std::string::npos) << flat;
+  EXPECT_EQ(flat.find("VALUE"), std::string::npos) << flat;
+  // Every line fits a terminal.
+  std::size_t start = 0;
+  while (start < usage.size()) {
+    const std::size_t end = usage.find('\n', start);
+    EXPECT_LE(end - start, 100u) << usage.substr(start, end - start);
+    start = end + 1;
   }
 }
 

@@ -23,6 +23,10 @@ struct FieldSpec {
   // Extra validation of the value as set; returns an error message, or "" when fine.
   std::string (*check)(const Config&) = nullptr;
   std::string_view flag = {};  // The command-line flag that sets this key, if any.
+  // For --help, when there is a flag: what its value is ("DIR") and what it does, in one line
+  // without the default (the help adds the compiled default).
+  std::string_view flag_value = {};
+  std::string_view flag_help = {};
 };
 
 struct SectionSpec {
