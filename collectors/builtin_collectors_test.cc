@@ -222,8 +222,10 @@ TEST_P(BoardTest, CollectorsWithHardwareSucceedAndTheOthersAreNotFound) {
     const TickReport report = runner.RunOnce(clock.WallNow());
     for (const CollectorState& state_of : runner.states()) {
       if (board.present.count(state_of.collector)) {
-        EXPECT_TRUE(state_of.ok) << state_of.collector << ": " << state_of.last_error;
+        EXPECT_EQ(state_of.health, CollectorHealth::kOk)
+            << state_of.collector << ": " << state_of.last_error;
       } else {
+        EXPECT_EQ(state_of.health, CollectorHealth::kNoHardware);
         EXPECT_TRUE(state_of.last_error.IsNotFound())
             << state_of.collector << " should find no hardware on " << board.name << ": "
             << state_of.last_error;

@@ -11,11 +11,21 @@ namespace edgemond::collectors {
 namespace {
 
 constexpr MetricDesc kSuccess{"edgemond_collector_success",
-                              "Whether the collector's last run succeeded (1) or failed (0)",
+                              "Whether the collector's last run succeeded (1) or failed (0); "
+                              "finding no hardware of its kind is a success",
                               MetricType::kGauge, ""};
+constexpr MetricDesc kHardwarePresent{
+    "edgemond_collector_hardware_present",
+    "Whether the collector's last run read hardware (1) or found none of its kind here (0)",
+    MetricType::kGauge, ""};
 constexpr MetricDesc kDuration{"edgemond_collector_duration_seconds",
                                "How long the collector's last run took", MetricType::kGauge,
                                "seconds"};
+
+CollectorHealth HealthOf(const Status& status) {
+  if (status.ok()) return CollectorHealth::kOk;
+  return status.IsNotFound() ? CollectorHealth::kNoHardware : CollectorHealth::kFailing;
+}
 
 }  // namespace
 
@@ -38,7 +48,23 @@ CollectorRunner::CollectorRunner(std::unique_ptr<internal::TickFiles> files,
 
 CollectorRunner::~CollectorRunner() = default;
 
-std::vector<const MetricDesc*> CollectorRunner::Metrics() { return {&kSuccess, &kDuration}; }
+std::string_view CollectorHealthName(CollectorHealth health) {
+  switch (health) {
+    case CollectorHealth::kPending:
+      return "pending";
+    case CollectorHealth::kOk:
+      return "ok";
+    case CollectorHealth::kNoHardware:
+      return "no_hardware";
+    case CollectorHealth::kFailing:
+      return "failing";
+  }
+  return "pending";
+}
+
+std::vector<const MetricDesc*> CollectorRunner::Metrics() {
+  return {&kSuccess, &kHardwarePresent, &kDuration};
+}
 
 std::vector<const MetricDesc*> CollectorRunner::Describe() const {
   std::vector<const MetricDesc*> descs = Metrics();
@@ -60,25 +86,25 @@ TickReport CollectorRunner::RunOnce(WallTime now, std::size_t capacity) {
     Status status = collectors_[i]->CollectInto(now, report.samples);
     state.last_duration = clock_->Now() - start;
 
-    const bool was_ok = state.ok;
-    const bool first = !state.ran;
-    state.ran = true;
-    state.ok = status.ok();
-    if (status.ok()) {
-      if (!state.last_error.ok()) state.last_error = Status::Ok();
-      if (!first && !was_ok) {
-        report.events.push_back({CollectorEvent::Kind::kRecovered, state.collector, Status::Ok()});
-      }
-    } else {
-      // A failed collection's samples are not part of the tick.
-      report.samples.resize(first_sample);
-      if (first || was_ok) {
-        report.events.push_back({CollectorEvent::Kind::kFailed, state.collector, status});
-      }
-      state.last_error = std::move(status);
+    const CollectorHealth before = state.health;
+    state.health = HealthOf(status);
+    // A failed collection's samples are not part of the tick.
+    if (state.failing()) report.samples.resize(first_sample);
+    if (state.health != before &&
+        (before != CollectorHealth::kPending || state.health == CollectorHealth::kFailing)) {
+      report.events.push_back({state.collector, before, state.health, status});
     }
+    state.last_error = std::move(status);
     const SeriesLabels& labels = labels_[i];
-    report.samples.push_back(internal::ValueSample(kSuccess, labels, state.ok ? 1.0 : 0.0, now));
+    report.samples.push_back(
+        internal::ValueSample(kSuccess, labels, state.failing() ? 0.0 : 1.0, now));
+    if (state.failing()) {
+      report.samples.push_back(
+          internal::MissingSample(kHardwarePresent, labels, state.last_error.ToString(), now));
+    } else {
+      report.samples.push_back(internal::ValueSample(
+          kHardwarePresent, labels, state.health == CollectorHealth::kOk ? 1.0 : 0.0, now));
+    }
     report.samples.push_back(internal::ValueSample(
         kDuration, labels, std::chrono::duration<double>(state.last_duration).count(), now));
   }

@@ -1,16 +1,19 @@
 // CollectorRunner: runs every collector once per tick, times each one, and reports how they fare.
 //
+// What a collector's run comes to (CollectorHealth), after node_exporter: a collector that finds
+// no hardware of its kind (CollectInto() returns kNotFound: no thermal zones in a VM) ran fine
+// and is not failing; any other error is a failure.
+//
 // What a tick produces (RunOnce):
 //  - every sample of every collector that succeeded, in collector order;
-//  - two self-metrics per collector, whatever happened:
-//      edgemond_collector_success{collector}            1 if CollectInto() succeeded, else 0
+//  - three self-metrics per collector, whatever happened:
+//      edgemond_collector_success{collector}            1 unless the collector failed
+//      edgemond_collector_hardware_present{collector}   1 if it read hardware, 0 if it found none;
+//                                                       missing, with the error, when it failed
 //      edgemond_collector_duration_seconds{collector}   how long CollectInto() took (steady clock)
-//  - events for state changes only: a collector that fails after having succeeded (or fails on its
-//    first tick) yields kFailed with the error; one that succeeds after having failed yields
-//    kRecovered. A collector failing every tick produces one event, not one per tick, so the
-//    daemon can log every event as it comes. The daemon decides the log level: a kNotFound error
-//    means the hardware is absent (no thermal zones in a VM) and deserves debug, anything else is
-//    a real failure.
+//  - events for changes of health only, so the daemon can log every event as it comes: a
+//    collector failing every tick produces one event, not one per tick. A collector's first run
+//    yields an event only when it fails; the daemon sums up the others in one line.
 //
 // One collector failing never stops the others. Pure logic: no logging, no threads; time comes
 // from the injected Clock.
@@ -23,6 +26,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collectors/collector.h"
@@ -35,21 +39,32 @@ namespace internal {
 class TickFiles;
 }  // namespace internal
 
-struct CollectorEvent {
-  enum class Kind { kFailed, kRecovered };
+enum class CollectorHealth {
+  kPending,     // Not run yet.
+  kOk,          // Read its hardware.
+  kNoHardware,  // Found nothing of its kind on this machine (CollectInto() returned kNotFound).
+  kFailing,     // Could not work (any other error).
+};
 
-  Kind kind;
+// "pending", "ok", "no_hardware", "failing": for logs and the API.
+std::string_view CollectorHealthName(CollectorHealth health);
+
+struct CollectorEvent {
   std::string collector;  // Collector::name().
-  Status error;           // Why it failed (kFailed); OK for kRecovered.
+  CollectorHealth from;
+  CollectorHealth to;
+  Status error;  // Why, when `to` is kNoHardware or kFailing; OK otherwise.
 };
 
 // The state of one collector after the last tick, for health endpoints.
 struct CollectorState {
   std::string collector;
-  bool ran = false;  // False until the first tick.
-  bool ok = false;
-  Status last_error;  // OK when the last tick succeeded.
+  CollectorHealth health = CollectorHealth::kPending;
+  Status last_error;  // Why, for kNoHardware and kFailing; OK otherwise.
   std::chrono::nanoseconds last_duration{0};
+
+  bool ran() const { return health != CollectorHealth::kPending; }
+  bool failing() const { return health == CollectorHealth::kFailing; }
 };
 
 struct TickReport {

@@ -94,22 +94,73 @@ TEST_F(CollectorRunnerTest, OneFailureDoesNotStopTheOthers) {
   CollectorRunner runner(std::move(collectors), clock_);
   const TickReport report = runner.RunOnce(clock_.WallNow());
 
-  EXPECT_EQ(SelfMetric(report, "edgemond_collector_success", "thermal"), 0.0);
+  // No thermal zones here: the thermal collector ran fine and found nothing, which is no failure.
+  EXPECT_EQ(SelfMetric(report, "edgemond_collector_success", "thermal"), 1.0);
+  EXPECT_EQ(SelfMetric(report, "edgemond_collector_hardware_present", "thermal"), 0.0);
   EXPECT_EQ(SelfMetric(report, "edgemond_collector_success", "memory"), 1.0);
+  EXPECT_EQ(SelfMetric(report, "edgemond_collector_hardware_present", "memory"), 1.0);
   EXPECT_EQ(CountOf(report, "edgemond_memory_total_bytes"), 1);
   EXPECT_EQ(CountOf(report, "edgemond_collector_duration_seconds"), 2);
   for (const Sample& sample : report.samples) EXPECT_EQ(sample.at, clock_.WallNow());
-
-  // The thermal collector failed on its first run: one event, with the error.
-  ASSERT_EQ(report.events.size(), 1u);
-  EXPECT_EQ(report.events[0].kind, CollectorEvent::Kind::kFailed);
-  EXPECT_EQ(report.events[0].collector, "thermal");
-  EXPECT_TRUE(report.events[0].error.IsNotFound());
+  // A first run that finds hardware or finds none is no event.
+  EXPECT_TRUE(report.events.empty());
 
   ASSERT_EQ(runner.states().size(), 2u);
-  EXPECT_FALSE(runner.states()[0].ok);
-  EXPECT_TRUE(runner.states()[1].ok);
+  EXPECT_EQ(runner.states()[0].health, CollectorHealth::kNoHardware);
+  EXPECT_TRUE(runner.states()[0].last_error.IsNotFound());
+  EXPECT_FALSE(runner.states()[0].failing());
+  EXPECT_EQ(runner.states()[1].health, CollectorHealth::kOk);
   EXPECT_TRUE(runner.states()[1].last_error.ok());
+
+  // The memory collector breaks: a failure, with the error and no sample of its own.
+  sysfs_.Write("proc/meminfo", "MemTotal: garbled\n");
+  const TickReport broken = runner.RunOnce(clock_.WallNow());
+  EXPECT_EQ(SelfMetric(broken, "edgemond_collector_success", "memory"), 0.0);
+  // Whether it has hardware is unknown: a missing value with the reason, never a 0.
+  EXPECT_EQ(SelfMetric(broken, "edgemond_collector_hardware_present", "memory"), std::nullopt);
+  const Sample* hardware = nullptr;
+  for (const Sample& sample : broken.samples) {
+    if (sample.desc->name == "edgemond_collector_hardware_present" &&
+        sample.labels[0].value == "memory") {
+      hardware = &sample;
+    }
+  }
+  ASSERT_NE(hardware, nullptr);
+  EXPECT_FALSE(hardware->value.has_value());
+  EXPECT_EQ(hardware->missing_reason, runner.states()[1].last_error.ToString());
+  EXPECT_FALSE(hardware->missing_reason.empty());
+  EXPECT_TRUE(runner.states()[1].failing());
+}
+
+TEST_F(CollectorRunnerTest, AFailureOnTheFirstRunIsAnEvent) {
+  std::vector<std::unique_ptr<Collector>> collectors;
+  collectors.push_back(std::make_unique<MemoryCollector>(*fs_));
+  sysfs_.Write("proc/meminfo", "MemTotal: garbled\n");
+  CollectorRunner runner(std::move(collectors), clock_);
+  const TickReport report = runner.RunOnce(clock_.WallNow());
+  ASSERT_EQ(report.events.size(), 1u);
+  EXPECT_EQ(report.events[0].collector, "memory");
+  EXPECT_EQ(report.events[0].from, CollectorHealth::kPending);
+  EXPECT_EQ(report.events[0].to, CollectorHealth::kFailing);
+  EXPECT_EQ(report.events[0].error.code(), StatusCode::kCorruption);
+}
+
+TEST_F(CollectorRunnerTest, HardwareThatComesAndGoesIsAnEventEachWay) {
+  std::vector<std::unique_ptr<Collector>> collectors;
+  collectors.push_back(std::make_unique<ThermalCollector>(*fs_));
+  CollectorRunner runner(std::move(collectors), clock_);
+  EXPECT_TRUE(runner.RunOnce(clock_.WallNow()).events.empty());
+  EXPECT_EQ(runner.states()[0].health, CollectorHealth::kNoHardware);
+
+  sysfs_.Write("sys/class/thermal/thermal_zone0/type", "cpu-thermal\n");
+  sysfs_.Write("sys/class/thermal/thermal_zone0/temp", "45000\n");
+  TickReport found;
+  // The collector looks for new zones at its rescans, not at every tick.
+  for (int i = 0; i < 200 && found.events.empty(); ++i) found = runner.RunOnce(clock_.WallNow());
+  ASSERT_EQ(found.events.size(), 1u);
+  EXPECT_EQ(found.events[0].from, CollectorHealth::kNoHardware);
+  EXPECT_EQ(found.events[0].to, CollectorHealth::kOk);
+  EXPECT_EQ(SelfMetric(found, "edgemond_collector_hardware_present", "thermal"), 1.0);
 }
 
 TEST_F(CollectorRunnerTest, DropsWhatAFailedCollectorAppended) {
@@ -126,6 +177,7 @@ TEST_F(CollectorRunnerTest, DropsWhatAFailedCollectorAppended) {
   EXPECT_EQ(SelfMetric(report, "edgemond_collector_success", "half"), 0.0);
   ASSERT_EQ(report.events.size(), 1u);
   EXPECT_EQ(report.events[0].collector, "half");
+  EXPECT_EQ(report.events[0].to, CollectorHealth::kFailing);
   EXPECT_EQ(report.events[0].error.code(), StatusCode::kInternal);
 }
 
@@ -139,7 +191,8 @@ TEST_F(CollectorRunnerTest, ReportsOnlyTransitions) {
   sysfs_.Write("proc/meminfo", "MemTotal: garbled\n");
   TickReport broken = runner.RunOnce(clock_.WallNow());
   ASSERT_EQ(broken.events.size(), 1u);
-  EXPECT_EQ(broken.events[0].kind, CollectorEvent::Kind::kFailed);
+  EXPECT_EQ(broken.events[0].from, CollectorHealth::kOk);
+  EXPECT_EQ(broken.events[0].to, CollectorHealth::kFailing);
   EXPECT_EQ(broken.events[0].error.code(), StatusCode::kCorruption);
   EXPECT_EQ(SelfMetric(broken, "edgemond_collector_success", "memory"), 0.0);
   EXPECT_EQ(CountOf(broken, "edgemond_memory_total_bytes"), 0);
@@ -153,7 +206,8 @@ TEST_F(CollectorRunnerTest, ReportsOnlyTransitions) {
   sysfs_.Write("proc/meminfo", kGoodMeminfo);
   TickReport recovered = runner.RunOnce(clock_.WallNow());
   ASSERT_EQ(recovered.events.size(), 1u);
-  EXPECT_EQ(recovered.events[0].kind, CollectorEvent::Kind::kRecovered);
+  EXPECT_EQ(recovered.events[0].from, CollectorHealth::kFailing);
+  EXPECT_EQ(recovered.events[0].to, CollectorHealth::kOk);
   EXPECT_EQ(recovered.events[0].collector, "memory");
   EXPECT_TRUE(recovered.events[0].error.ok());
   EXPECT_EQ(SelfMetric(recovered, "edgemond_collector_success", "memory"), 1.0);
@@ -182,8 +236,9 @@ TEST_F(CollectorRunnerTest, DescribesItsOwnAndItsCollectorsMetrics) {
   const std::vector<const MetricDesc*> descs = runner.Describe();
   EXPECT_EQ(descs.size(), CollectorRunner::Metrics().size() + MemoryCollector::Metrics().size());
   EXPECT_EQ(descs[0]->name, "edgemond_collector_success");
-  EXPECT_EQ(descs[1]->name, "edgemond_collector_duration_seconds");
-  EXPECT_EQ(descs[1]->unit, "seconds");
+  EXPECT_EQ(descs[1]->name, "edgemond_collector_hardware_present");
+  EXPECT_EQ(descs[2]->name, "edgemond_collector_duration_seconds");
+  EXPECT_EQ(descs[2]->unit, "seconds");
 }
 
 }  // namespace

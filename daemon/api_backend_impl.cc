@@ -45,6 +45,12 @@ void ApiBackendImpl::SetAlertRules(nlohmann::json rules) {
   rules_ = std::move(snapshot);
 }
 
+void ApiBackendImpl::SetCollectors(nlohmann::json collectors) {
+  auto snapshot = std::make_shared<const nlohmann::json>(std::move(collectors));
+  std::lock_guard lock(mu_);
+  collectors_ = std::move(snapshot);
+}
+
 void ApiBackendImpl::SetAlertHistory(storage::AlertHistory* history) { history_ = history; }
 
 void ApiBackendImpl::SetSelfbench(SelfbenchController* selfbench) { selfbench_ = selfbench; }
@@ -81,6 +87,15 @@ std::vector<ActiveAlert> ApiBackendImpl::ActiveAlerts() const {
     alerts = alerts_;
   }
   return *alerts;
+}
+
+nlohmann::json ApiBackendImpl::Collectors() const {
+  std::shared_ptr<const nlohmann::json> collectors;
+  {
+    std::lock_guard lock(mu_);
+    collectors = collectors_;
+  }
+  return *collectors;
 }
 
 nlohmann::json ApiBackendImpl::AlertRules() const {

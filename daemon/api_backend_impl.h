@@ -41,6 +41,7 @@ class ApiBackendImpl final : public http::ApiBackend {
   std::vector<ActiveAlert> ActiveAlerts() const override;
   Result<std::vector<AlertTransition>> AlertHistory(const AlertHistoryQuery& query) const override;
   nlohmann::json AlertRules() const override;
+  nlohmann::json Collectors() const override;
   std::vector<http::ApiEvent> Events() const override;
   Result<std::vector<ModelBenchmarkState>> Benchmarks() const override;
   Result<std::vector<BenchmarkRun>> BenchmarkHistory(
@@ -58,6 +59,8 @@ class ApiBackendImpl final : public http::ApiBackend {
   void SetActiveAlerts(std::vector<ActiveAlert> alerts);
   // Publishes the loaded rules (as JSON) after startup and every reload.
   void SetAlertRules(nlohmann::json rules);
+  // Publishes the collectors' health (as JSON) after a runner's first tick and when it changes.
+  void SetCollectors(nlohmann::json collectors);
   // `history` is borrowed and must outlive this object; null until set.
   void SetAlertHistory(storage::AlertHistory* history);
   // `selfbench` is borrowed and must outlive this object; null until set (the benchmark endpoints
@@ -81,6 +84,8 @@ class ApiBackendImpl final : public http::ApiBackend {
   std::shared_ptr<const std::vector<ActiveAlert>> alerts_ =
       std::make_shared<const std::vector<ActiveAlert>>();  // Guarded by mu_.
   std::shared_ptr<const nlohmann::json> rules_ =
+      std::make_shared<const nlohmann::json>(nlohmann::json::array());  // Guarded by mu_.
+  std::shared_ptr<const nlohmann::json> collectors_ =
       std::make_shared<const nlohmann::json>(nlohmann::json::array());  // Guarded by mu_.
   storage::AlertHistory* history_ = nullptr;  // Set before serving; the history is thread-safe.
   SelfbenchController* selfbench_ = nullptr;  // Set before serving; its API side is thread-safe.

@@ -14,6 +14,7 @@
 #include "alerts/rule_parser.h"
 #include "collectors/builtin_collectors.h"
 #include "collectors/throttle_events.h"
+#include "daemon/collector_health.h"
 #include "daemon/logging.h"
 #include "storage/sqlite_store.h"
 
@@ -255,14 +256,21 @@ void Daemon::Tick() {
   // Room for last tick's derived, model and alert samples too.
   collectors::TickReport report = runner_->RunOnce(now, series_);
   for (const collectors::CollectorEvent& event : report.events) {
-    if (event.kind == collectors::CollectorEvent::Kind::kRecovered) {
-      spdlog::info("collector {} recovered", event.collector);
-    } else if (event.error.IsNotFound()) {
-      spdlog::debug("collector {}: nothing to collect here ({})", event.collector,
-                    event.error.ToString());
+    const std::string text = DescribeCollectorEvent(event);
+    if (event.to == collectors::CollectorHealth::kFailing) {
+      spdlog::warn("{}", text);
     } else {
-      spdlog::warn("collector {} failed: {}", event.collector, event.error.ToString());
+      spdlog::info("{}", text);
     }
+  }
+  // The API's view changes only with the collectors' health: once after the first tick of a
+  // runner (summed up in one line) and at every event.
+  if (new_runner_ || !report.events.empty()) {
+    backend_->SetCollectors(CollectorsToJson(runner_->states()));
+  }
+  if (new_runner_) {
+    spdlog::info("{}", CollectorSummary(runner_->states()));
+    new_runner_ = false;
   }
   std::vector<Sample> derived =
       deriver_.Derive(report.samples, runner_->states(), derived_options_, now);
@@ -445,7 +453,7 @@ void Daemon::ArmKeepalive() {
 Daemon::StatusCounts Daemon::CountStatus() const {
   StatusCounts counts{series_, 0, 0, selfbench_->Activity()};
   for (const collectors::CollectorState& state : runner_->states()) {
-    if (state.ran && !state.ok && !state.last_error.IsNotFound()) ++counts.failing_collectors;
+    if (state.failing()) ++counts.failing_collectors;
   }
   for (const ActiveAlert& alert : AllActiveAlerts()) {
     if (alert.state == AlertState::kFiring) ++counts.firing_alerts;
@@ -542,6 +550,7 @@ void Daemon::ApplyConfig(Config next) {
       next.collectors = config_.collectors;
     } else {
       runner_ = collectors::MakeBuiltinRunner(fs_, collectors_config, clock_);
+      new_runner_ = true;
       spdlog::info("collectors restarted with the new selection");
     }
   }

@@ -164,6 +164,7 @@ class Daemon final {
   std::optional<StatusCounts> status_counts_;  // What status_text_ counted, once known.
   std::size_t series_ = 0;                     // Samples of the last tick.
   std::uint64_t ticks_ = 0;
+  bool new_runner_ = true;  // runner_ has not ticked yet: sum its collectors up after its first.
   collectors::ThrottleEventTracker throttle_events_;
 };
 

@@ -133,9 +133,8 @@ std::vector<Sample> SampleDeriver::Derive(const std::vector<Sample>& samples,
     if (labels.empty() || labels[0].value != state.collector) {
       labels = Labels{{"collector", state.collector}};
     }
-    if (!state.ran) continue;
-    const bool failing = !state.ok && !state.last_error.IsNotFound();
-    out.push_back(Sample{&kCollectorFailing, labels, failing ? 1.0 : 0.0, "", now});
+    if (!state.ran()) continue;
+    out.push_back(Sample{&kCollectorFailing, labels, state.failing() ? 1.0 : 0.0, "", now});
   }
 
   std::optional<double> available, total, input_watts;

@@ -41,9 +41,10 @@ TEST(DerivedMetricsTest, RatiosHeadroomAndFailingCollectors) {
       Sample{&kInput, {}, 18.0, "", {}},
   };
   std::vector<collectors::CollectorState> collectors(3);
-  collectors[0] = {"cpu", true, true, Status::Ok(), {}};
-  collectors[1] = {"thermal", true, false, Status::IoError("EIO"), {}};
-  collectors[2] = {"hwmon", true, false, Status::NotFound("no hwmon here"), {}};
+  using collectors::CollectorHealth;
+  collectors[0] = {"cpu", CollectorHealth::kOk, Status::Ok(), {}};
+  collectors[1] = {"thermal", CollectorHealth::kFailing, Status::IoError("EIO"), {}};
+  collectors[2] = {"hwmon", CollectorHealth::kNoHardware, Status::NotFound("no hwmon here"), {}};
 
   const auto derived = ByKey(DeriveSamples(samples, collectors, {.power_budget_watts = 15}, {}));
   EXPECT_EQ(derived, (std::map<std::string, double>{

@@ -12,6 +12,7 @@ void RegisterApiRoutes(Router& router, const ApiContext& context) {
   router.Add("GET", "/readyz", "readyz", bind(&HandleReadyz));
   router.Add("GET", "/metrics", "metrics", bind(&HandleMetrics));
   router.Add("GET", "/api/v1/device", "device", bind(&HandleDevice));
+  router.Add("GET", "/api/v1/collectors", "collectors", bind(&HandleCollectors));
   router.Add("GET", "/api/v1/series", "series", bind(&HandleSeries));
   router.Add("GET", "/api/v1/latest", "latest", bind(&HandleLatest));
   router.Add("GET", "/api/v1/query", "query", bind(&HandleQuery));

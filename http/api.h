@@ -36,6 +36,7 @@ Response HandleHealthz(const ApiContext& context, const Request& request);
 Response HandleReadyz(const ApiContext& context, const Request& request);
 Response HandleMetrics(const ApiContext& context, const Request& request);
 Response HandleDevice(const ApiContext& context, const Request& request);
+Response HandleCollectors(const ApiContext& context, const Request& request);
 Response HandleSeries(const ApiContext& context, const Request& request);
 Response HandleLatest(const ApiContext& context, const Request& request);
 Response HandleQuery(const ApiContext& context, const Request& request);

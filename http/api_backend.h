@@ -67,6 +67,9 @@ class ApiBackend {
   // The loaded alert rules, each as a rules file spells it (GET /api/v1/alerts/rules).
   virtual nlohmann::json AlertRules() const = 0;
 
+  // Every built-in collector and its health after the last tick, already as JSON (GET
+  // /api/v1/collectors): [{"collector", "state", "reason"}].
+  virtual nlohmann::json Collectors() const = 0;
   // Recent events, oldest first (bounded by the daemon).
   virtual std::vector<ApiEvent> Events() const = 0;
 

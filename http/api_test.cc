@@ -45,6 +45,9 @@ class FixedBackend : public ApiBackend {
     return history;
   }
   nlohmann::json AlertRules() const override { return nlohmann::json::array({{{"name", "r"}}}); }
+  nlohmann::json Collectors() const override {
+    return nlohmann::json::array({{{"collector", "cpu"}, {"state", "ok"}, {"reason", nullptr}}});
+  }
   std::vector<ApiEvent> Events() const override { return events; }
   Result<std::vector<ModelBenchmarkState>> Benchmarks() const override { return models; }
   Result<std::vector<BenchmarkRun>> BenchmarkHistory(
@@ -240,6 +243,14 @@ TEST_F(ApiTest, DeviceAddsTheVersion) {
   const auto body = nlohmann::json::parse(Get("/api/v1/device").body);
   EXPECT_EQ(body["data"]["hostname"], "test-host");
   EXPECT_EQ(body["data"]["edgemond_version"], "1.2.3");
+}
+
+TEST_F(ApiTest, CollectorsListsTheBackendsHealth) {
+  const Response response = Get("/api/v1/collectors");
+  EXPECT_EQ(response.status, 200);
+  const auto body = nlohmann::json::parse(response.body);
+  ASSERT_EQ(body["data"]["collectors"].size(), 1u);
+  EXPECT_EQ(body["data"]["collectors"][0]["state"], "ok");
 }
 
 TEST_F(ApiTest, AlertsListsActiveAlertsWithTheirTimes) {

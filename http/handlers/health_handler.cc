@@ -1,4 +1,4 @@
-// GET /, /healthz, /readyz, /api/v1/device.
+// GET /, /healthz, /readyz, /api/v1/device, /api/v1/collectors.
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +16,7 @@ Response HandleIndex(const ApiContext& context, const Request& /*request*/) {
       "</h1><ul>"
       "<li><a href=\"/metrics\">/metrics</a> (Prometheus)</li>"
       "<li><a href=\"/api/v1/device\">/api/v1/device</a></li>"
+      "<li><a href=\"/api/v1/collectors\">/api/v1/collectors</a></li>"
       "<li><a href=\"/api/v1/series\">/api/v1/series</a></li>"
       "<li><a href=\"/api/v1/latest\">/api/v1/latest</a></li>"
       "<li><a href=\"/api/v1/alerts\">/api/v1/alerts</a></li>"
@@ -41,6 +42,10 @@ Response HandleDevice(const ApiContext& context, const Request& /*request*/) {
   nlohmann::json device = context.backend.Device();
   device["edgemond_version"] = context.version;
   return JsonData(device);
+}
+
+Response HandleCollectors(const ApiContext& context, const Request& /*request*/) {
+  return JsonData({{"collectors", context.backend.Collectors()}});
 }
 
 }  // namespace edgemond::http

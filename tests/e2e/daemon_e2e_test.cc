@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -137,6 +138,44 @@ TEST_F(DaemonE2eTest, ApiAnswersFromTheFixture) {
 }
 
 // /proc/stat advancing under a running daemon: utilization is computed from the deltas.
+// A board without a GPU, RAPL or a Jetson's parts: those collectors found nothing, which is not
+// a failure, and the daemon says which found what in one line, on /metrics and in the API.
+TEST_F(DaemonE2eTest, CollectorsWithoutHardwareAreNotFailures) {
+  StartOn("raspberry-pi-4");
+  const std::string body = daemon_->Get("/metrics").body;
+  // (nvidia_gpu does not run under --root: it would read this host's GPUs, not the tree's.)
+  for (const char* absent : {"rapl", "amd_gpu", "jetson_gpu", "emc"}) {
+    const std::string labels = std::string("{collector=\"") + absent + "\"} ";
+    EXPECT_NE(body.find("edgemond_collector_success" + labels + "1\n"), std::string::npos)
+        << absent;
+    EXPECT_NE(body.find("edgemond_collector_hardware_present" + labels + "0\n"), std::string::npos)
+        << absent;
+    EXPECT_NE(body.find("edgemond_collector_failing" + labels + "0\n"), std::string::npos)
+        << absent;
+  }
+  EXPECT_NE(body.find("edgemond_collector_hardware_present{collector=\"thermal\"} 1\n"),
+            std::string::npos);
+
+  const json collectors = GetJson("/api/v1/collectors");
+  std::map<std::string, json> by_name;
+  for (const json& entry : collectors["data"]["collectors"]) by_name[entry["collector"]] = entry;
+  ASSERT_EQ(by_name.size(), 13u) << collectors.dump();
+  EXPECT_EQ(by_name["cpu"]["state"], "ok");
+  EXPECT_TRUE(by_name["cpu"]["reason"].is_null());
+  EXPECT_EQ(by_name["thermal"]["state"], "ok");
+  EXPECT_EQ(by_name["rapl"]["state"], "no_hardware");
+  EXPECT_NE(by_name["rapl"]["reason"].get<std::string>().find("powercap"), std::string::npos);
+
+  // One line sums the collectors up at start-up; none of them is reported as failing.
+  const std::string log = daemon_->process().Output();
+  const std::regex summary(
+      "collectors: [a-z_, ]*cpu[a-z_, ]* read their hardware; [a-z_, ]*rapl"
+      "[a-z_, ]* found none of theirs here(; disabled: nvidia_gpu)?\n");
+  EXPECT_TRUE(std::regex_search(log, summary)) << log;
+  EXPECT_EQ(log.find("failed"), std::string::npos) << log;
+  EXPECT_EQ(StopAndWait(), 0);
+}
+
 TEST_F(DaemonE2eTest, ComputesUtilizationFromAdvancingCounters) {
   testing::FakeSysfs board;
   board.CopyTree(FixturePath("devices/x86-desktop"));
