@@ -60,7 +60,8 @@ std::vector<std::string> BenchCommandLine(const std::string& bench_path, const M
   for (const auto& [name, dims] : spec.input_shapes) {
     std::string shape = name + ":";
     for (std::size_t i = 0; i < dims.size(); ++i) {
-      shape += (i > 0 ? "x" : "") + std::to_string(dims[i]);
+      if (i > 0) shape += 'x';
+      shape += std::to_string(dims[i]);
     }
     argv.insert(argv.end(), {"--input-shape", shape});
   }
