@@ -12,6 +12,7 @@
 #include "collectors/collector_runner.h"
 #include "collectors/collector_test_util.h"
 #include "core/text.h"
+#include "tests/testing/child_process.h"
 #include "tests/testing/fake_clock.h"
 #include "tests/testing/temp_dir.h"
 
@@ -68,7 +69,7 @@ TEST(BuiltinCollectorsTest, UnknownCollectorNamesAreRejected) {
 // A collector builds a series' labels once, when it finds the series; every later sample of the
 // series shares them (core/sample.h: SeriesLabels), so a tick copies no label strings.
 TEST(BuiltinCollectorsTest, EachSeriesKeepsItsLabelsAcrossTicks) {
-  const std::string boards = std::string(EDGEMOND_SOURCE_DIR) + "/tests/fixtures/devices";
+  const std::string boards = edgemond::testing::FixturePath("devices");
   for (const char* board : {"jetson-orin-jp6", "jetson-xavier-nx-jp5", "jetson-nano-jp4",
                             "raspberry-pi-4", "x86-desktop", "x86-nvidia"}) {
     SCOPED_TRACE(board);
@@ -213,7 +214,7 @@ TEST_P(BoardTest, CollectorsWithHardwareSucceedAndTheOthersAreNotFound) {
   CollectorsConfig config;
   // Never the host's own NVML: it would describe this machine, not the board.
   config.nvml_library =
-      board.fake_nvml ? EDGEMOND_FAKE_NVML_PATH : "/nonexistent/libnvidia-ml.so.1";
+      board.fake_nvml ? edgemond::testing::FakeNvmlPath() : "/nonexistent/libnvidia-ml.so.1";
   const std::string state =
       edgemond::testing::FixturePath(std::string("nvml/") + board.name + ".state");
   ASSERT_EQ(setenv("EDGEMOND_FAKE_NVML_STATE", state.c_str(), 1), 0);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "collectors/collector_test_util.h"
+#include "tests/testing/child_process.h"
 #include "tests/testing/fake_clock.h"
 #include "tests/testing/temp_dir.h"
 
@@ -63,7 +64,7 @@ class NvidiaGpuCollectorTest : public ::testing::Test {
     std::ofstream out(state_path_, std::ios::trunc);
     out << state;
   }
-  void Open(int rescan_every_ticks = 60, std::string library = EDGEMOND_FAKE_NVML_PATH) {
+  void Open(int rescan_every_ticks = 60, std::string library = edgemond::testing::FakeNvmlPath()) {
     collector_.emplace(std::move(library), rescan_every_ticks);
   }
   Result<std::vector<Sample>> Tick() {

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/tools.h"
 
 namespace edgemond::http {
 namespace {
@@ -60,7 +61,7 @@ TEST(PrometheusTextTest, AFamilyWhoseSamplesAreAllMissingIsLeftOut) {
 }
 
 TEST(PrometheusTextTest, PromtoolAcceptsTheOutput) {
-  if (std::system("command -v promtool >/dev/null 2>&1") != 0) {
+  if (testing::Promtool().empty()) {
     GTEST_SKIP() << "promtool not installed (Debian package prometheus)";
   }
   const std::vector<Sample> samples = {
@@ -71,7 +72,7 @@ TEST(PrometheusTextTest, PromtoolAcceptsTheOutput) {
   testing::TempDir dir;
   const std::string file = dir.Join("metrics.prom");
   std::ofstream(file) << RenderPrometheusText(GroupSamples(samples));
-  EXPECT_EQ(std::system(("promtool check metrics < " + file + " >&2").c_str()), 0);
+  EXPECT_TRUE(testing::PromtoolAccepts(file));
 }
 
 }  // namespace

@@ -9,10 +9,12 @@
 #include <set>
 #include <string>
 
+#include "tests/testing/temp_dir.h"
+
 namespace edgemond::engine {
 namespace {
 
-std::string CasesRoot() { return std::string(EDGEMOND_SOURCE_DIR) + "/tests/onnx/node"; }
+std::string CasesRoot() { return edgemond::testing::SourceDir() + "/tests/onnx/node"; }
 
 class ConformanceTest : public ::testing::TestWithParam<std::string> {};
 

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "engine/tools/report.h"
+#include "tests/testing/child_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace edgemond::engine {
@@ -307,7 +308,7 @@ TEST(BenchCliTest, BinaryExitsNonZeroOnBadInput) {
   TempDir dir;
   const std::string path = dir.Join("broken.onnx");
   std::ofstream(path, std::ios::binary) << "\x08\x07\x12\x00garbage";
-  const std::string command = std::string(EDGEMOND_BENCH_BINARY) + " " + path + " 2>&1";
+  const std::string command = testing::BuiltBinary("engine/edgemond-bench") + " " + path + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string output;
@@ -318,7 +319,7 @@ TEST(BenchCliTest, BinaryExitsNonZeroOnBadInput) {
   EXPECT_EQ(WEXITSTATUS(status), 1);
   EXPECT_NE(output.find("edgemond-bench: "), std::string::npos) << output;
 
-  pipe = ::popen((std::string(EDGEMOND_BENCH_BINARY) + " --runs 2>&1").c_str(), "r");
+  pipe = ::popen((testing::BuiltBinary("engine/edgemond-bench") + " --runs 2>&1").c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   while (std::fgets(buffer, sizeof(buffer), pipe) != nullptr) {
   }

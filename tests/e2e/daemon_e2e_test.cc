@@ -15,6 +15,7 @@
 #include "tests/testing/child_process.h"
 #include "tests/testing/edgemond_process.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/tools.h"
 
 namespace edgemond {
 namespace {
@@ -75,10 +76,10 @@ TEST_F(DaemonE2eTest, ServesMetricsFromTheJetsonFixture) {
   // The fixture's /proc/stat does not move, so utilization has no value (not 0).
   EXPECT_EQ(body.find("edgemond_cpu_utilization_ratio"), std::string::npos);
 
-  if (std::system("command -v promtool >/dev/null 2>&1") == 0) {
+  if (!testing::Promtool().empty()) {
     const std::string file = dir_.Join("metrics.prom");
     std::ofstream(file) << daemon_->Get("/metrics").body;
-    EXPECT_EQ(std::system(("promtool check metrics < " + file + " >&2").c_str()), 0);
+    EXPECT_TRUE(testing::PromtoolAccepts(file));
   }
   EXPECT_EQ(StopAndWait(), 0);
 }

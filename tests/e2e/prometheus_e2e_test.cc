@@ -9,6 +9,7 @@
 #include "tests/testing/child_process.h"
 #include "tests/testing/edgemond_process.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/tools.h"
 
 namespace edgemond {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 using nlohmann::json;
 
 TEST(PrometheusE2eTest, PrometheusScrapesEdgemondAndAnswersPromQl) {
-  if (std::system("command -v prometheus >/dev/null 2>&1") != 0) {
+  if (testing::Prometheus().empty()) {
     GTEST_SKIP() << "prometheus not installed (Debian package prometheus)";
   }
   testing::TempDir dir;
@@ -31,7 +32,7 @@ TEST(PrometheusE2eTest, PrometheusScrapesEdgemondAndAnswersPromQl) {
       << "scrape_configs:\n  - job_name: edgemond\n    static_configs:\n"
       << "      - targets: ['127.0.0.1:" << edgemond.port() << "']\n";
   testing::ChildProcess prometheus(
-      {"/usr/bin/prometheus", "--config.file=" + dir.Join("prometheus.yml"),
+      {testing::Prometheus(), "--config.file=" + dir.Join("prometheus.yml"),
        "--storage.tsdb.path=" + dir.Join("tsdb"),
        "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port)},
       dir.Join("prometheus.log"));

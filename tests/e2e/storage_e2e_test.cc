@@ -161,8 +161,9 @@ TEST(StorageE2eTest, KillNineLoopLosesAtMostTheUnflushedWindow) {
 // plain file operations, but SQLite resolves that symbolic link to "/" and would open the wrong
 // path.
 std::string InMountNamespaceOf(pid_t pid, const TempDir& dir, std::vector<std::string> args) {
-  std::vector<std::string> argv = {"/usr/bin/nsenter", "--target", std::to_string(pid),
-                                   "--mount",          "--",       EDGEMOND_STORAGE_PROBE_PATH};
+  std::vector<std::string> argv = {
+      "/usr/bin/nsenter", "--target", std::to_string(pid),
+      "--mount",          "--",       testing::BuiltBinary("tests/edgemond_storage_probe")};
   argv.insert(argv.end(), args.begin(), args.end());
   testing::ChildProcess probe(std::move(argv), dir.Join("probe.log"));
   const auto status = probe.Wait(std::chrono::seconds(60));

@@ -23,6 +23,7 @@
 #include "tests/testing/child_process.h"
 #include "tests/testing/edgemond_process.h"
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/tools.h"
 
 namespace edgemond {
 namespace {
@@ -104,7 +105,7 @@ TEST_P(MetricsGoldenTest, ScrapeMatchesTheGoldenFile) {
     const std::string state = FixturePath("nvml/" + board + ".state");
     ASSERT_EQ(setenv("EDGEMOND_FAKE_NVML_STATE", state.c_str(), 1), 0);
   }
-  const std::string library = nvidia ? EDGEMOND_FAKE_NVML_PATH : "/nonexistent/libnvidia-ml.so.1";
+  const std::string library = nvidia ? testing::FakeNvmlPath() : "/nonexistent/libnvidia-ml.so.1";
   TempDir dir;
   EdgemondProcess daemon(dir,
                          {"--root", FixturePath("devices/" + board), "--db",
@@ -154,12 +155,11 @@ INSTANTIATE_TEST_SUITE_P(Boards, MetricsGoldenTest, ::testing::ValuesIn(kBoards)
 // promtool, from Debian's prometheus package, lints each golden file: names, units, HELP and TYPE
 // lines, counters ending in _total.
 TEST(MetricsGoldenLintTest, PromtoolAcceptsEveryGoldenFile) {
-  if (std::system("command -v promtool >/dev/null 2>&1") != 0) {
+  if (testing::Promtool().empty()) {
     GTEST_SKIP() << "promtool not installed (apt-get install prometheus)";
   }
   for (const char* board : kBoards) {
-    const std::string command = "promtool check metrics < " + GoldenPath(board) + " >&2";
-    EXPECT_EQ(std::system(command.c_str()), 0) << board;
+    EXPECT_TRUE(testing::PromtoolAccepts(GoldenPath(board))) << board;
   }
 }
 

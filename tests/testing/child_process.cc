@@ -125,6 +125,8 @@ std::string BuiltBinary(const std::string& relative) {
   return std::string(EDGEMOND_BINARY_DIR) + "/" + relative;
 }
 
+std::string FakeNvmlPath() { return BuiltBinary("tests/libfake_nvidia_ml.so"); }
+
 int FreeLoopbackPort() {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};

@@ -68,6 +68,8 @@ bool WaitFor(Predicate predicate, std::chrono::milliseconds timeout) {
 
 // Path of a binary built by this build tree (EDGEMOND_BINARY_DIR + relative).
 std::string BuiltBinary(const std::string& relative);
+// The fake libnvidia-ml.so of tests/fake_nvml, which the NVML tests dlopen.
+std::string FakeNvmlPath();
 
 // A TCP port on 127.0.0.1 that was free a moment ago (for programs that cannot report the port
 // they bound, such as prometheus).
