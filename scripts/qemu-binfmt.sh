@@ -1,4 +1,4 @@
-# Sourced by scripts/cross-arm64 and scripts/cross-arm64-engine (POSIX sh).
+# Sourced by scripts/cross-arm64 (POSIX sh).
 #
 # register_binfmt lets the kernel hand arm64 programs to qemu (package qemu-user-binfmt), so
 # that tests can exec arm64 binaries (the daemon, edgemond-bench) as child processes. A
