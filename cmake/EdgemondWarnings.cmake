@@ -20,16 +20,20 @@ function(edgemond_set_warnings target)
 endfunction()
 
 # How much debug information the Debug and RelWithDebInfo builds carry: CMake's default for the
-# build type (-g), or line tables only (-g1), which is enough for backtraces, sanitizer reports
-# and perf's per-line profiles, and compiles in about three quarters of the time at -O2 (the
-# test and cross scripts ask for it: compiling is most of their time).
-set(EDGEMOND_DEBUG_INFO "default" CACHE STRING "Debug information: default or lines (-g1)")
-set_property(CACHE EDGEMOND_DEBUG_INFO PROPERTY STRINGS default lines)
+# build type (-g); line tables only (lines, -g1), which is enough for backtraces, sanitizer
+# reports and perf's per-line profiles, and compiles in about three quarters of the time at -O2
+# (the quick start asks for it: compiling is most of its time); or none (-g0: the cross build,
+# whose emulated binaries nobody debugs).
+set(EDGEMOND_DEBUG_INFO "default" CACHE STRING "Debug information: default, lines (-g1) or none")
+set_property(CACHE EDGEMOND_DEBUG_INFO PROPERTY STRINGS default lines none)
 if(EDGEMOND_DEBUG_INFO STREQUAL "lines")
   # After CMAKE_<LANG>_FLAGS_<CONFIG> on the command line, so it overrides their -g.
   add_compile_options($<$<CONFIG:Debug,RelWithDebInfo>:-g1>)
+elseif(EDGEMOND_DEBUG_INFO STREQUAL "none")
+  add_compile_options($<$<CONFIG:Debug,RelWithDebInfo>:-g0>)
 elseif(NOT EDGEMOND_DEBUG_INFO STREQUAL "default")
-  message(FATAL_ERROR "EDGEMOND_DEBUG_INFO is '${EDGEMOND_DEBUG_INFO}'; it must be default or lines")
+  message(FATAL_ERROR
+          "EDGEMOND_DEBUG_INFO is '${EDGEMOND_DEBUG_INFO}'; it must be default, lines or none")
 endif()
 
 if(EDGEMOND_SANITIZE)
