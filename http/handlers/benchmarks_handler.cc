@@ -224,11 +224,8 @@ Response HandleBenchmarkRun(const ApiContext& context, const Request& request) {
   const std::string_view text = request.PathParam("id").value_or("");
   const auto id = ParseInt64(text);
   if (!id.ok() || *id <= 0) {
-    // Appended, not `"\"" + std::string(text)`: GCC 12 at -O3 misreports that operator+ as an
-    // overlapping copy (-Wrestrict, GCC bug 105329).
-    std::string message = "\"";
-    message.append(text).append("\" is not a run id (a whole number from 1)");
-    return JsonError(400, "bad_param", message, "id");
+    return JsonError(400, "bad_param",
+                     "\"" + std::string(text) + "\" is not a run id (a whole number from 1)", "id");
   }
   auto run = context.backend.BenchmarkRunById(*id);
   if (!run.ok()) return StatusResponse(run.status());
