@@ -11,17 +11,18 @@ namespace {
 
 using sqlite::Statement;
 
-// One column of benchmark_runs: its SQL declaration and how a run's field goes in and out.
+// One column of benchmark_runs and how a run's field goes in and out. The columns' declarations
+// are the schema migrations' (storage/schema.cc): a new field here needs a new migration that
+// adds its column.
 struct Column {
   std::string_view name;
-  std::string_view declaration;  // For 0/1 columns, "BOOLEAN": INTEGER restricted to 0 and 1.
   void (*bind)(Statement& statement, int index, const BenchmarkRun& run);
   Status (*read)(const Statement& statement, int index, BenchmarkRun& run);
 };
 
 template <auto Member>
 constexpr Column OptionalReal(std::string_view name) {
-  return {name, "REAL",
+  return {name,
           [](Statement& s, int i, const BenchmarkRun& r) {
             const auto& value = r.*Member;
             if (value && std::isfinite(static_cast<double>(*value))) {
@@ -42,7 +43,7 @@ constexpr Column OptionalReal(std::string_view name) {
 
 template <auto Member>
 constexpr Column OptionalInteger(std::string_view name) {
-  return {name, "INTEGER",
+  return {name,
           [](Statement& s, int i, const BenchmarkRun& r) {
             const auto& value = r.*Member;
             if (value) {
@@ -64,7 +65,7 @@ constexpr Column OptionalInteger(std::string_view name) {
 
 template <auto Member>
 constexpr Column OptionalBool(std::string_view name) {
-  return {name, "BOOLEAN",
+  return {name,
           [](Statement& s, int i, const BenchmarkRun& r) {
             const auto& value = r.*Member;
             if (value) {
@@ -85,7 +86,7 @@ constexpr Column OptionalBool(std::string_view name) {
 
 template <auto Member>
 constexpr Column Integer(std::string_view name) {
-  return {name, "INTEGER NOT NULL",
+  return {name,
           [](Statement& s, int i, const BenchmarkRun& r) {
             s.BindInt64(i, static_cast<std::int64_t>(r.*Member));
           },
@@ -97,8 +98,7 @@ constexpr Column Integer(std::string_view name) {
 
 template <auto Member>
 constexpr Column Text(std::string_view name) {
-  return {name, "TEXT NOT NULL",
-          [](Statement& s, int i, const BenchmarkRun& r) { s.BindText(i, r.*Member); },
+  return {name, [](Statement& s, int i, const BenchmarkRun& r) { s.BindText(i, r.*Member); },
           [](const Statement& s, int i, BenchmarkRun& r) {
             r.*Member = s.ColumnString(i);
             return Status::Ok();
@@ -128,8 +128,7 @@ std::vector<std::string> Split(std::string_view text) {
 
 template <auto Member>
 constexpr Column TextList(std::string_view name) {
-  return {name, "TEXT NOT NULL",
-          [](Statement& s, int i, const BenchmarkRun& r) { s.BindText(i, Join(r.*Member)); },
+  return {name, [](Statement& s, int i, const BenchmarkRun& r) { s.BindText(i, Join(r.*Member)); },
           [](const Statement& s, int i, BenchmarkRun& r) {
             r.*Member = Split(s.ColumnText(i));
             return Status::Ok();
@@ -138,7 +137,7 @@ constexpr Column TextList(std::string_view name) {
 
 template <auto Member>
 constexpr Column OptionalTime(std::string_view name) {
-  return {name, "INTEGER",
+  return {name,
           [](Statement& s, int i, const BenchmarkRun& r) {
             const auto& value = r.*Member;
             if (value) {
@@ -163,14 +162,14 @@ using R = BenchmarkRun;
 constexpr Column kColumns[] = {
     Text<&R::model>("model"),
     Text<&R::trigger>("trigger"),
-    {"status", "TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'failed'))",
+    {"status",
      [](Statement& s, int i, const R& r) { s.BindText(i, BenchmarkStatusName(r.status)); },
      [](const Statement& s, int i, R& r) {
        EDGEMOND_ASSIGN_OR_RETURN(r.status, ParseBenchmarkStatus(s.ColumnText(i)));
        return Status::Ok();
      }},
     Text<&R::error>("error"),
-    {"started_ms", "INTEGER NOT NULL",
+    {"started_ms",
      [](Statement& s, int i, const R& r) { s.BindInt64(i, ToUnixMillis(r.started_at)); },
      [](const Statement& s, int i, R& r) {
        r.started_at = FromUnixMillis(s.ColumnInt64(i));
@@ -247,47 +246,6 @@ std::string ColumnList() {
   return out;
 }
 
-std::string Schema() {
-  std::string out =
-      "CREATE TABLE benchmark_runs (\n"
-      "  id INTEGER PRIMARY KEY";
-  for (const Column& column : kColumns) {
-    std::string declaration(column.declaration);
-    if (declaration == "BOOLEAN") {
-      declaration = "INTEGER CHECK (" + std::string(column.name) + " IN (0, 1))";
-    }
-    out += ",\n  " + std::string(column.name) + " " + declaration;
-  }
-  out += R"sql(
-);
-CREATE INDEX benchmark_runs_model ON benchmark_runs (model, started_ms);
-CREATE INDEX benchmark_runs_started ON benchmark_runs (started_ms);
--- The power sources of a run over its timed window, in the order the run lists them.
-CREATE TABLE benchmark_run_power (
-  run_id        INTEGER NOT NULL,
-  position      INTEGER NOT NULL,
-  kind          TEXT NOT NULL,
-  name          TEXT NOT NULL,
-  method        TEXT NOT NULL,
-  average_watts REAL,
-  peak_watts    REAL,
-  energy_joules REAL,
-  PRIMARY KEY (run_id, position)
-) WITHOUT ROWID;
--- Temperatures and clocks at the start and the end of a run.
-CREATE TABLE benchmark_run_readings (
-  run_id   INTEGER NOT NULL,
-  position INTEGER NOT NULL,
-  metric   TEXT NOT NULL,
-  labels   TEXT NOT NULL,  -- storage/label_text.h form, as the series catalog
-  at_start REAL,
-  at_end   REAL,
-  PRIMARY KEY (run_id, position)
-) WITHOUT ROWID;
-)sql";
-  return out;
-}
-
 void BindOptional(Statement& s, int i, std::optional<double> value) {
   if (value && std::isfinite(*value)) {
     s.BindDouble(i, *value);
@@ -318,8 +276,6 @@ Result<BenchmarkRun> ReadRun(const Statement& row) {
 }
 
 }  // namespace
-
-Status CreateBenchmarkRunsTables(sqlite::Database& db) { return db.Execute(Schema()); }
 
 Result<std::unique_ptr<BenchmarkRuns>> BenchmarkRuns::Open(const std::string& path) {
   sqlite::DatabaseOptions options;

@@ -36,9 +36,6 @@
 
 namespace edgemond::storage {
 
-// The migration to schema version 4: creates the three tables (storage/schema.cc).
-Status CreateBenchmarkRunsTables(sqlite::Database& db);
-
 class BenchmarkRuns final {
  public:
   // Opens the runs in the database at `path`, which SqliteStore::Open() has created or migrated

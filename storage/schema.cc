@@ -5,7 +5,6 @@
 #include <map>
 #include <string>
 
-#include "storage/benchmark_runs.h"
 #include "storage/block.h"
 #include "storage/block_table.h"
 #include "storage/sqlite/statement.h"
@@ -121,12 +120,108 @@ Status CreateAlertHistory(sqlite::Database& db) {
   )sql");
 }
 
+// v4, the self-benchmark runs (storage/benchmark_runs.h): one row per run, with the power
+// sources and the readings of each run in tables of their own.
+Status CreateBenchmarkRuns(sqlite::Database& db) {
+  return db.Execute(R"sql(CREATE TABLE benchmark_runs (
+  id INTEGER PRIMARY KEY,
+  model TEXT NOT NULL,
+  trigger TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'failed')),
+  error TEXT NOT NULL,
+  started_ms INTEGER NOT NULL,
+  finished_ms INTEGER,
+  model_path TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  threads INTEGER NOT NULL,
+  warmup_runs INTEGER NOT NULL,
+  model_bytes INTEGER,
+  parameters INTEGER,
+  flops INTEGER,
+  precision TEXT NOT NULL,
+  load_ms REAL,
+  warmup_ms REAL,
+  runs INTEGER,
+  window_start_ms INTEGER,
+  window_end_ms INTEGER,
+  window_seconds REAL,
+  latency_min_ms REAL,
+  latency_mean_ms REAL,
+  latency_p50_ms REAL,
+  latency_p90_ms REAL,
+  latency_p99_ms REAL,
+  latency_max_ms REAL,
+  throughput_per_second REAL,
+  peak_rss_bytes INTEGER,
+  arena_bytes INTEGER,
+  exit_code INTEGER,
+  signal INTEGER,
+  cpu_seconds REAL,
+  energy_method TEXT NOT NULL,
+  energy_missing_reason TEXT NOT NULL,
+  idle_watts REAL,
+  average_watts REAL,
+  peak_watts REAL,
+  energy_joules REAL,
+  energy_per_inference_joules REAL,
+  energy_above_idle_per_inference_joules REAL,
+  inferences_per_joule REAL,
+  gflops_per_second REAL,
+  gflops_per_watt REAL,
+  power_mode TEXT NOT NULL,
+  throttled INTEGER NOT NULL,
+  throttle_reasons TEXT NOT NULL,
+  max_temperature_start_celsius REAL,
+  max_temperature_end_celsius REAL,
+  cpu_frequency_start_hertz REAL,
+  cpu_frequency_end_hertz REAL,
+  gpu_frequency_start_hertz REAL,
+  gpu_frequency_end_hertz REAL,
+  cpu_cores INTEGER,
+  system_cpu_utilization REAL,
+  other_cpu_utilization REAL,
+  outputs_match INTEGER CHECK (outputs_match IN (0, 1)),
+  max_abs_error REAL,
+  top1_match INTEGER CHECK (top1_match IN (0, 1)),
+  regressions TEXT NOT NULL,
+  hints TEXT NOT NULL,
+  baseline_runs INTEGER NOT NULL,
+  baseline_latency_p50_ms REAL,
+  baseline_energy_per_inference_joules REAL,
+  baseline_peak_rss_bytes REAL
+);
+CREATE INDEX benchmark_runs_model ON benchmark_runs (model, started_ms);
+CREATE INDEX benchmark_runs_started ON benchmark_runs (started_ms);
+-- The power sources of a run over its timed window, in the order the run lists them.
+CREATE TABLE benchmark_run_power (
+  run_id        INTEGER NOT NULL,
+  position      INTEGER NOT NULL,
+  kind          TEXT NOT NULL,
+  name          TEXT NOT NULL,
+  method        TEXT NOT NULL,
+  average_watts REAL,
+  peak_watts    REAL,
+  energy_joules REAL,
+  PRIMARY KEY (run_id, position)
+) WITHOUT ROWID;
+-- Temperatures and clocks at the start and the end of a run.
+CREATE TABLE benchmark_run_readings (
+  run_id   INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  metric   TEXT NOT NULL,
+  labels   TEXT NOT NULL,  -- storage/label_text.h form, as the series catalog
+  at_start REAL,
+  at_end   REAL,
+  PRIMARY KEY (run_id, position)
+) WITHOUT ROWID;
+)sql");
+}
+
 constexpr std::array<Migration, 4> kMigrations = {{
     {1, "series catalog, extents and time-major samples", &CreateV1},
     {2, "compressed blocks in raw, 1-minute and 1-hour tiers", &CreateV2},
     {kAlertHistorySchemaVersion, "alert history", &CreateAlertHistory},
-    // v4: the self-benchmark runs; the tables' definition lives with their code.
-    {kBenchmarkRunsSchemaVersion, "self-benchmark runs", &CreateBenchmarkRunsTables},
+    {kBenchmarkRunsSchemaVersion, "self-benchmark runs", &CreateBenchmarkRuns},
 }};
 
 std::string Hex(std::int64_t value) {

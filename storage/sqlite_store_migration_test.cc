@@ -1,8 +1,10 @@
 // Upgrading databases written by earlier edgemond versions, each made by that version's own code
 // (tests/fixtures/storage/make_fixtures.sh): storage v1 (schema 1), edgemond 0.1 with its alert
-// history table made outside the migrations (schema 1 + alert_history), and storage v2 before the
-// alert history became a migration (schema 2). The samples and transitions come back exactly,
-// the rollups are built, and the alert history works.
+// history table made outside the migrations (schema 1 + alert_history), storage v2 before the
+// alert history became a migration (schema 2), the last schema 3 and the first schema 4. The
+// samples and transitions come back exactly, the rollups are built, the alert history works, and
+// every one ends with the schema of a new database. Each migration still makes what its version
+// wrote: a migration, once released, is never edited.
 
 #include <gtest/gtest.h>
 
@@ -170,9 +172,39 @@ class MigrationTest : public ::testing::Test {
     EXPECT_TRUE((*db)->IntegrityCheck().ok());
   }
 
+  // Every object of the database's schema, with the SQL that made it, and the settings a
+  // migration or the first open fixes.
+  static std::string SchemaOf(const std::string& path) {
+    auto db = sqlite::Database::Open(path, {});
+    EXPECT_TRUE(db.ok()) << db.status();
+    if (!db.ok()) return "";
+    std::string out;
+    for (const char* pragma : {"user_version", "application_id", "page_size", "auto_vacuum"}) {
+      out += std::string(pragma) + "=" +
+             std::to_string((*db)->QueryInt64(std::string("PRAGMA ") + pragma).value()) + "; ";
+    }
+    const std::string entries =
+        (*db)
+            ->QueryString(
+                "SELECT group_concat(entry, char(10)) FROM (SELECT type || ' ' || name "
+                "|| ' on ' || tbl_name || ': ' || coalesce(sql, '') AS entry FROM "
+                "sqlite_master ORDER BY type, name)")
+            .value();
+    // Runs of white space count as one: edgemond 0.1 indented its alert_history table's SQL
+    // differently, and SQLite keeps the text as written.
+    for (const char c : entries) {
+      const bool space = c == ' ' || c == '\n' || c == '\t';
+      if (space && !out.empty() && out.back() == ' ') continue;
+      out += space ? ' ' : c;
+    }
+    return out;
+  }
+
   TempDir dir_;
   const std::string path_ = dir_.Join("edgemond.db");
 };
+
+constexpr const char* kFixtures[] = {"v1.db", "v1_alert_history.db", "v2.db", "v3.db", "v4.db"};
 
 TEST_F(MigrationTest, UpgradesAV1DatabaseWithoutLosingAnything) {
   CopyFixture("v1.db");
@@ -226,6 +258,65 @@ TEST_F(MigrationTest, AddsTheAlertHistoryToAV2Database) {
   // The blocks were not rewritten.
   EXPECT_EQ(Text(kAllRawBlocks), blocks);
   ExpectAlertHistoryWorks({});
+}
+
+TEST_F(MigrationTest, UpgradesAV3DatabaseWithItsAlertHistory) {
+  CopyFixture("v3.db");
+  ASSERT_EQ(Int("PRAGMA user_version"), 3);
+  ASSERT_EQ(Int("SELECT count(*) FROM alert_history"), 5);
+  auto store = SqliteStore::Open(Options());
+  ASSERT_TRUE(store.ok()) << store.status();
+  ExpectFixtureSamples(**store);
+  ExpectCurrentSchemaIntact();
+  ExpectAlertHistoryWorks(alert_history_fixture::Transitions());
+}
+
+TEST_F(MigrationTest, OpensAV4DatabaseAsItsFirstWritersLeftIt) {
+  CopyFixture("v4.db");
+  ASSERT_EQ(Int("PRAGMA user_version"), 4);
+  auto store = SqliteStore::Open(Options());
+  ASSERT_TRUE(store.ok()) << store.status();
+  ExpectFixtureSamples(**store);
+  ExpectCurrentSchemaIntact();
+  ExpectAlertHistoryWorks(alert_history_fixture::Transitions());
+}
+
+TEST_F(MigrationTest, EveryEarlierVersionEndsWithTheSchemaOfANewDatabase) {
+  {
+    auto fresh = SqliteStore::Open(Options());
+    ASSERT_TRUE(fresh.ok()) << fresh.status();
+  }
+  const std::string want = SchemaOf(path_);
+  ASSERT_NE(want.find("CREATE TABLE benchmark_runs"), std::string::npos) << want;
+  for (const char* fixture : kFixtures) {
+    SCOPED_TRACE(fixture);
+    const std::string path = dir_.Join(std::string("migrated-") + fixture);
+    std::filesystem::copy_file(FixturePath(std::string("storage/") + fixture), path);
+    StorageOptions options = Options();
+    options.path = path;
+    {
+      auto store = SqliteStore::Open(options);
+      ASSERT_TRUE(store.ok()) << store.status();
+    }
+    EXPECT_EQ(SchemaOf(path), want);
+  }
+}
+
+TEST_F(MigrationTest, EachMigrationStillMakesWhatItsVersionWrote) {
+  for (const int version : {1, 2, 3, 4}) {
+    SCOPED_TRACE("schema version " + std::to_string(version));
+    const std::string fixture = "v" + std::to_string(version) + ".db";
+    const std::string written = dir_.Join("written-" + fixture);
+    std::filesystem::copy_file(FixturePath("storage/" + fixture), written);
+    const std::string made = dir_.Join("made-" + fixture);
+    {
+      auto db = sqlite::Database::Open(made, {});
+      ASSERT_TRUE(db.ok()) << db.status();
+      ASSERT_TRUE(PrepareEmptyDatabase(**db).ok());
+      ASSERT_TRUE(Migrate(**db, BuiltinMigrations().first(static_cast<std::size_t>(version))).ok());
+    }
+    EXPECT_EQ(SchemaOf(made), SchemaOf(written));
+  }
 }
 
 }  // namespace
