@@ -63,7 +63,7 @@ class RuleReader {
              std::string path)
       : object_(object), file_(file), locator_(locator), path_(std::move(path)) {}
 
-  std::variant<Rule, RuleError> Read() {
+  std::variant<Rule, ConfigError> Read() {
     if (!object_.is_object()) {
       return Error("", "expected a rule (an object), got " + std::string(TypeName(object_)));
     }
@@ -146,14 +146,14 @@ class RuleReader {
   }
 
  private:
-  RuleError Error(std::string_view key, std::string message) const {
+  ConfigError Error(std::string_view key, std::string message) const {
     const std::string full = key.empty() ? path_ : path_ + "." + std::string(key);
     int line = locator_.LineOf(full);
     if (line == 0) line = locator_.LineOf(path_);
-    return RuleError{file_, line, full, std::move(message)};
+    return ConfigError{file_, line, full, std::move(message)};
   }
 
-  RuleError WrongType(std::string_view key, std::string_view expected, const Json& got) const {
+  ConfigError WrongType(std::string_view key, std::string_view expected, const Json& got) const {
     return Error(key, "expected " + std::string(expected) + ", got " + std::string(TypeName(got)));
   }
 
@@ -162,7 +162,7 @@ class RuleReader {
     return it == object_.end() ? nullptr : &*it;
   }
 
-  std::optional<RuleError> RequiredString(std::string_view key, std::string& out) const {
+  std::optional<ConfigError> RequiredString(std::string_view key, std::string& out) const {
     const Json* value = Find(key);
     if (value == nullptr) return Error("", "missing required key \"" + std::string(key) + "\"");
     if (!value->is_string()) return WrongType(key, "a string", *value);
@@ -170,7 +170,7 @@ class RuleReader {
     return std::nullopt;
   }
 
-  std::optional<RuleError> RequiredNumber(std::string_view key, double& out) const {
+  std::optional<ConfigError> RequiredNumber(std::string_view key, double& out) const {
     const Json* value = Find(key);
     if (value == nullptr) return Error("", "missing required key \"" + std::string(key) + "\"");
     if (!value->is_number()) return WrongType(key, "a number", *value);
@@ -178,8 +178,8 @@ class RuleReader {
     return std::nullopt;
   }
 
-  std::optional<RuleError> OptionalDuration(std::string_view key,
-                                            std::chrono::milliseconds& out) const {
+  std::optional<ConfigError> OptionalDuration(std::string_view key,
+                                              std::chrono::milliseconds& out) const {
     const Json* value = Find(key);
     if (value == nullptr) return std::nullopt;
     if (!value->is_string()) return WrongType(key, "a duration such as \"90s\"", *value);
@@ -189,8 +189,8 @@ class RuleReader {
     return std::nullopt;
   }
 
-  std::optional<RuleError> Matchers(std::string_view key, LabelMatcher::Op op,
-                                    SeriesSelector& selector) const {
+  std::optional<ConfigError> Matchers(std::string_view key, LabelMatcher::Op op,
+                                      SeriesSelector& selector) const {
     const Json* value = Find(key);
     if (value == nullptr) return std::nullopt;
     if (!value->is_object()) return WrongType(key, "an object of label: value", *value);
@@ -203,7 +203,7 @@ class RuleReader {
     return std::nullopt;
   }
 
-  std::optional<RuleError> StringMap(std::string_view key, Labels& out, bool templates) const {
+  std::optional<ConfigError> StringMap(std::string_view key, Labels& out, bool templates) const {
     const Json* value = Find(key);
     if (value == nullptr) return std::nullopt;
     if (!value->is_object()) return WrongType(key, "an object of name: text", *value);
@@ -222,7 +222,7 @@ class RuleReader {
     return std::nullopt;
   }
 
-  std::optional<RuleError> ReadReduce(Reduce& reduce) const {
+  std::optional<ConfigError> ReadReduce(Reduce& reduce) const {
     const Json* value = Find("reduce");
     if (value == nullptr) return std::nullopt;
     if (!value->is_object()) {
@@ -268,35 +268,23 @@ std::string Join(std::string_view prefix, std::string_view key) {
 
 }  // namespace
 
-std::string RuleError::ToString() const {
-  std::string out;
-  if (!file.empty()) {
-    out += file;
-    if (line > 0) out += ":" + std::to_string(line);
-    out += ": ";
-  }
-  if (!key.empty()) out += key + ": ";
-  out += message;
-  return out;
-}
-
 RulesOrError ParseRuleList(const Json& rules, const std::string& file, const JsonLocator& locator,
                            std::string_view path) {
   if (!rules.is_array()) {
-    return RuleError{file, locator.LineOf(path), std::string(path),
-                     "expected a list of rules, got " + std::string(TypeName(rules))};
+    return ConfigError{file, locator.LineOf(path), std::string(path),
+                       "expected a list of rules, got " + std::string(TypeName(rules))};
   }
   std::vector<Rule> out;
   std::set<std::string, std::less<>> names;
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const std::string rule_path = Join(path, std::to_string(i));
     auto rule = RuleReader(rules[i], file, locator, rule_path).Read();
-    if (auto* error = std::get_if<RuleError>(&rule)) return *error;
+    if (auto* error = std::get_if<ConfigError>(&rule)) return *error;
     Rule& parsed = std::get<Rule>(rule);
     if (!names.insert(parsed.name).second) {
       const std::string key = rule_path + ".name";
-      return RuleError{file, locator.LineOf(key), key,
-                       "another rule in this list is already named \"" + parsed.name + "\""};
+      return ConfigError{file, locator.LineOf(key), key,
+                         "another rule in this list is already named \"" + parsed.name + "\""};
     }
     out.push_back(std::move(parsed));
   }
@@ -310,18 +298,18 @@ RulesOrError ParseRuleFile(std::string_view text, const std::string& file) {
   } catch (const Json::parse_error& e) {
     std::string what = e.what();
     const std::size_t colon = what.find(": ", what.find("parse error"));
-    return RuleError{
+    return ConfigError{
         file, JsonLocator::LineAtOffset(text, e.byte > 0 ? e.byte - 1 : 0), "",
         "syntax error: " + (colon == std::string::npos ? what : what.substr(colon + 2))};
   }
   const JsonLocator locator(text);
   if (!json.is_object()) {
-    return RuleError{file, 1, "", "an alert rules file is a JSON object: {\"rules\": [ ... ]}"};
+    return ConfigError{file, 1, "", "an alert rules file is a JSON object: {\"rules\": [ ... ]}"};
   }
   for (const auto& [key, value] : json.items()) {
     if (key != "rules") {
-      return RuleError{file, locator.LineOf(key), key,
-                       "unknown key (an alert rules file has only \"rules\")"};
+      return ConfigError{file, locator.LineOf(key), key,
+                         "unknown key (an alert rules file has only \"rules\")"};
     }
   }
   const auto rules = json.find("rules");
@@ -338,20 +326,20 @@ RulesOrError LoadRuleDirectory(const std::string& dir) {
     if (it->path().extension() == ".json") files.push_back(it->path());
   }
   if (ec && ec != std::errc::no_such_file_or_directory) {
-    return RuleError{dir, 0, "", "cannot list the directory: " + ec.message()};
+    return ConfigError{dir, 0, "", "cannot list the directory: " + ec.message()};
   }
   std::sort(files.begin(), files.end());
   std::vector<Rule> rules;
   for (const fs::path& path : files) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-      return RuleError{path.string(), 0, "",
-                       "cannot read the file: " + std::string(strerror(errno))};
+      return ConfigError{path.string(), 0, "",
+                         "cannot read the file: " + std::string(strerror(errno))};
     }
     std::ostringstream text;
     text << in.rdbuf();
     auto parsed = ParseRuleFile(text.str(), path.string());
-    if (auto* error = std::get_if<RuleError>(&parsed)) return *error;
+    if (auto* error = std::get_if<ConfigError>(&parsed)) return *error;
     MergeRules(rules, std::get<std::vector<Rule>>(std::move(parsed)));
   }
   return rules;

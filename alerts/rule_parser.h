@@ -16,21 +16,12 @@
 #include <vector>
 
 #include "alerts/rule.h"
+#include "core/config_error.h"
 #include "core/json_locator.h"
 
 namespace edgemond::alerts {
 
-struct RuleError {
-  std::string file;  // Empty when not from a file.
-  int line = 0;      // 0 when not known.
-  std::string key;   // Dotted path of the offending key ("rules.2.op"); may be empty.
-  std::string message;
-
-  // "file:line: key: message", leaving out what is unknown.
-  std::string ToString() const;
-};
-
-using RulesOrError = std::variant<std::vector<Rule>, RuleError>;
+using RulesOrError = std::variant<std::vector<Rule>, ConfigError>;
 
 // Parses `rules`, the JSON array found at dotted `path` ("alerts.rules", "rules") of a document
 // from `file` whose text `locator` indexes. Rule names must be unique within the list.

@@ -15,16 +15,16 @@ using std::chrono::seconds;
 
 std::vector<Rule> ParseOk(std::string_view text) {
   auto parsed = ParseRuleFile(text, "rules.json");
-  if (auto* error = std::get_if<RuleError>(&parsed)) {
+  if (auto* error = std::get_if<ConfigError>(&parsed)) {
     ADD_FAILURE() << error->ToString();
     return {};
   }
   return std::get<std::vector<Rule>>(std::move(parsed));
 }
 
-RuleError ParseError(std::string_view text) {
+ConfigError ParseError(std::string_view text) {
   auto parsed = ParseRuleFile(text, "rules.json");
-  if (auto* error = std::get_if<RuleError>(&parsed)) return *error;
+  if (auto* error = std::get_if<ConfigError>(&parsed)) return *error;
   ADD_FAILURE() << "parsed without error: " << text;
   return {};
 }
@@ -88,7 +88,7 @@ TEST(RuleParserTest, OptionalKeysHaveDefaults) {
 }
 
 TEST(RuleParserTest, ErrorsNameTheFileTheLineAndTheKey) {
-  const RuleError error = ParseError(R"({
+  const ConfigError error = ParseError(R"({
   "rules": [
     {"name": "ok", "metric": "m", "op": ">", "trigger": 1, "clear": 1},
     {"name": "hot",
@@ -144,7 +144,7 @@ TEST(RuleParserTest, RejectsWhatIsWrong) {
   EXPECT_EQ(ParseError(R"({"rule": []})").key, "rule");
   EXPECT_EQ(ParseError(R"({"rules": {}})").key, "rules");
   EXPECT_EQ(ParseError("[]").line, 1);
-  const RuleError syntax = ParseError("{\n\"rules\": [\n{,}\n]}");
+  const ConfigError syntax = ParseError("{\n\"rules\": [\n{,}\n]}");
   EXPECT_EQ(syntax.line, 3);
   EXPECT_NE(syntax.message.find("syntax error"), std::string::npos);
 }
@@ -177,7 +177,7 @@ TEST(RuleParserTest, DirectoriesLoadInNameOrderAndLaterRulesReplaceEarlierOnes) 
   std::ofstream(dir.Join("README")) << "not a rules file";
   auto loaded = LoadRuleDirectory(dir.path());
   ASSERT_TRUE(std::holds_alternative<std::vector<Rule>>(loaded))
-      << std::get<RuleError>(loaded).ToString();
+      << std::get<ConfigError>(loaded).ToString();
   const auto& rules = std::get<std::vector<Rule>>(loaded);
   ASSERT_EQ(rules.size(), 3u);
   EXPECT_EQ(rules[0].name, "hot");
@@ -188,8 +188,8 @@ TEST(RuleParserTest, DirectoriesLoadInNameOrderAndLaterRulesReplaceEarlierOnes) 
 
   std::ofstream(dir.Join("30-broken.json")) << "{\"rules\": [{\"name\": 1}]}";
   auto broken = LoadRuleDirectory(dir.path());
-  ASSERT_TRUE(std::holds_alternative<RuleError>(broken));
-  EXPECT_EQ(std::get<RuleError>(broken).file, dir.Join("30-broken.json"));
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(broken));
+  EXPECT_EQ(std::get<ConfigError>(broken).file, dir.Join("30-broken.json"));
 
   auto missing = LoadRuleDirectory(dir.Join("no-such-dir"));
   ASSERT_TRUE(std::holds_alternative<std::vector<Rule>>(missing));

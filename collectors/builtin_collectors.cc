@@ -1,6 +1,7 @@
 #include "collectors/builtin_collectors.h"
 
 #include <algorithm>
+#include <array>
 
 #include "collectors/amd_gpu_collector.h"
 #include "collectors/collector_runner.h"
@@ -49,27 +50,58 @@ std::unique_ptr<Collector> MakeNvidiaGpu(const Context& context) {
 }
 
 struct BuiltinCollector {
-  std::string_view name;  // Must equal the collector's name().
+  CollectorInfo info;  // info.name must equal the collector's name().
   std::unique_ptr<Collector> (*make)(const Context& context);
   std::vector<const MetricDesc*> (*metrics)();
 };
 
-// The built-in collectors, in run order. One line each.
+// The built-in collectors, in run order: everything about a collector outside its own files.
+// clang-format off
 constexpr BuiltinCollector kBuiltins[] = {
-    {"cpu", &MakeSharing<CpuCollector>, &CpuCollector::Metrics},
-    {"memory", &Make<MemoryCollector>, &MemoryCollector::Metrics},
-    {"thermal", &MakeSharing<ThermalCollector>, &ThermalCollector::Metrics},
-    {"hwmon", &MakeSharing<HwmonCollector>, &HwmonCollector::Metrics},
-    {"power_rail", &MakeSharing<PowerRailCollector>, &PowerRailCollector::Metrics},
-    {"rapl", &MakeRapl, &RaplCollector::Metrics},
-    {"fan", &MakeSharing<FanCollector>, &FanCollector::Metrics},
-    {"jetson_gpu", &MakeSharing<JetsonGpuCollector>, &JetsonGpuCollector::Metrics},
-    {"amd_gpu", &Make<AmdGpuCollector>, &AmdGpuCollector::Metrics},
-    {"nvidia_gpu", &MakeNvidiaGpu, &NvidiaGpuCollector::Metrics},
-    {"emc", &Make<EmcCollector>, &EmcCollector::Metrics},
-    {"power_mode", &MakeSharing<PowerModeCollector>, &PowerModeCollector::Metrics},
-    {"throttle", &MakeSharing<ThrottleCollector>, &ThrottleCollector::Metrics},
+    {{"cpu", "Per-core and total CPU utilization (/proc/stat) and frequency (cpufreq).", false},
+     &MakeSharing<CpuCollector>, &CpuCollector::Metrics},
+    {{"memory", "Memory and swap (/proc/meminfo).", false},
+     &Make<MemoryCollector>, &MemoryCollector::Metrics},
+    {{"thermal", "Thermal zones (/sys/class/thermal).", false},
+     &MakeSharing<ThermalCollector>, &ThermalCollector::Metrics},
+    {{"hwmon", "Hardware monitoring chips: temperatures, voltages, currents, power, energy, fans "
+               "(/sys/class/hwmon).", true},
+     &MakeSharing<HwmonCollector>, &HwmonCollector::Metrics},
+    {{"power_rail", "Jetson power rails and the board's input power (INA3221: hwmon on JetPack "
+                    "5/6, ina3221x IIO on JetPack 4).", true},
+     &MakeSharing<PowerRailCollector>, &PowerRailCollector::Metrics},
+    {{"rapl", "CPU package, core and DRAM energy and power (Intel/AMD RAPL, /sys/class/powercap; "
+              "root only since Linux 5.10).", true},
+     &MakeRapl, &RaplCollector::Metrics},
+    {{"fan", "Jetson and Raspberry Pi fans: pwm-fan duty cycle and tachometer speed.", false},
+     &MakeSharing<FanCollector>, &FanCollector::Metrics},
+    {{"jetson_gpu", "A Jetson's integrated GPU: load, clocks, rail-gating, temperature (nvgpu, "
+                    "devfreq).", false},
+     &MakeSharing<JetsonGpuCollector>, &JetsonGpuCollector::Metrics},
+    {{"amd_gpu", "AMD GPUs: busy share, VRAM, power, temperature, clocks (amdgpu, "
+                 "/sys/class/drm).", true},
+     &Make<AmdGpuCollector>, &AmdGpuCollector::Metrics},
+    {{"nvidia_gpu", "NVIDIA GPUs through NVML, loaded at run time; absent library or driver: no "
+                    "NVIDIA GPU.", true},
+     &MakeNvidiaGpu, &NvidiaGpuCollector::Metrics},
+    {{"emc", "A Jetson's memory controller clock and load (mostly debugfs: needs root).", false},
+     &Make<EmcCollector>, &EmcCollector::Metrics},
+    {{"power_mode", "A Jetson's nvpmodel power mode and whether jetson_clocks pinned the clocks "
+                    "(files only, no subprocess).", false},
+     &MakeSharing<PowerModeCollector>, &PowerModeCollector::Metrics},
+    {{"throttle", "Why CPU clocks are held down: frequency caps, thermal cooling, Raspberry Pi "
+                  "under-voltage.", false},
+     &MakeSharing<ThrottleCollector>, &ThrottleCollector::Metrics},
 };
+// clang-format on
+
+constexpr std::array<CollectorInfo, std::size(kBuiltins)> Infos() {
+  std::array<CollectorInfo, std::size(kBuiltins)> infos{};
+  for (std::size_t i = 0; i < infos.size(); ++i) infos[i] = kBuiltins[i].info;
+  return infos;
+}
+
+constexpr std::array<CollectorInfo, std::size(kBuiltins)> kInfos = Infos();
 
 }  // namespace
 
@@ -79,9 +111,11 @@ const CollectorOptions& CollectorsConfig::OptionsFor(std::string_view name) cons
   return it == collectors.end() ? kDefaults : it->second;
 }
 
+std::span<const CollectorInfo> BuiltinCollectors() { return kInfos; }
+
 std::vector<std::string_view> BuiltinCollectorNames() {
   std::vector<std::string_view> names;
-  for (const BuiltinCollector& builtin : kBuiltins) names.push_back(builtin.name);
+  for (const CollectorInfo& info : kInfos) names.push_back(info.name);
   return names;
 }
 
@@ -89,12 +123,12 @@ Status ValidateCollectorsConfig(const CollectorsConfig& config) {
   for (const auto& entry : config.collectors) {
     const std::string& name = entry.first;
     const bool known = std::any_of(std::begin(kBuiltins), std::end(kBuiltins),
-                                   [&](const BuiltinCollector& b) { return b.name == name; });
+                                   [&](const BuiltinCollector& b) { return b.info.name == name; });
     if (!known) {
       std::string message = "unknown collector \"" + name + "\" (known:";
       for (const BuiltinCollector& builtin : kBuiltins) {
         message += " ";
-        message += builtin.name;
+        message += builtin.info.name;
       }
       message += ")";
       return Status::InvalidArgument(message);
@@ -108,7 +142,7 @@ namespace {
 std::vector<std::unique_ptr<Collector>> MakeCollectors(const Context& context) {
   std::vector<std::unique_ptr<Collector>> collectors;
   for (const BuiltinCollector& builtin : kBuiltins) {
-    if (context.config.OptionsFor(builtin.name).enabled) {
+    if (context.config.OptionsFor(builtin.info.name).enabled) {
       collectors.push_back(builtin.make(context));
     }
   }

@@ -1,7 +1,9 @@
 // The collectors edgemond ships, and their configuration.
 //
-// The list lives in one table in builtin_collectors.cc, one line per collector, in the order they
-// run. Adding a collector is: its two files (foo_collector.{h,cc}), one line in that table, a row
+// The list lives in one table in builtin_collectors.cc, one row per collector, in the order they
+// run: its name, its help text, whether it reads power, how it is made and what it reports. The
+// configuration schema, --help, edgemond.json and the self-benchmarks' power sampler all read that
+// table. Adding a collector is: its two files (foo_collector.{h,cc}), one row in that table, a row
 // per metric in docs/metrics.md, and fixture files for the boards that have the hardware.
 //
 // The daemon maps the config file section
@@ -15,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +44,18 @@ struct CollectorsConfig {
 
   const CollectorOptions& OptionsFor(std::string_view name) const;
 };
+
+// What the rest of edgemond knows of a built-in collector.
+struct CollectorInfo {
+  std::string_view name;  // Also its key in the "collectors" config section.
+  std::string_view help;  // One or two sentences: the comment in edgemond.json.
+  // Whether it reads power or energy: the self-benchmarks sample these at a high rate during a
+  // run, for its energy figures.
+  bool reads_power = false;
+};
+
+// Every built-in collector, in the order they run.
+std::span<const CollectorInfo> BuiltinCollectors();
 
 // Every built-in collector's name, in the order they run: "cpu", "memory", "thermal", "hwmon",
 // "power_rail", "rapl", "fan", "jetson_gpu", "amd_gpu", "nvidia_gpu", "emc", "power_mode",

@@ -96,7 +96,7 @@ std::string_view JsonTypeName(const Json& value) {
 
 // Sets the field from JSON; returns an error message, or "".
 std::string Assign(const FieldSpec& spec, Config& config, const Json& value) {
-  void* field = spec.field(config);
+  void* field = FieldAddress(spec, config);
   const std::string wrong =
       "expected " + std::string(KindName(spec.kind)) + ", got " + std::string(JsonTypeName(value));
   switch (spec.kind) {
@@ -140,9 +140,9 @@ std::string Assign(const FieldSpec& spec, Config& config, const Json& value) {
 std::string RangeError(const FieldSpec& spec, Config& config) {
   double number;
   if (spec.kind == FieldKind::kUint32) {
-    number = *static_cast<std::uint32_t*>(spec.field(config));
+    number = *static_cast<std::uint32_t*>(FieldAddress(spec, config));
   } else if (spec.kind == FieldKind::kDouble) {
-    number = *static_cast<double*>(spec.field(config));
+    number = *static_cast<double*>(FieldAddress(spec, config));
   } else {
     return "";
   }
@@ -156,7 +156,7 @@ std::string RangeError(const FieldSpec& spec, Config& config) {
 }
 
 nlohmann::ordered_json ValueToJson(const FieldSpec& spec, Config& config) {
-  void* field = spec.field(config);
+  void* field = FieldAddress(spec, config);
   switch (spec.kind) {
     case FieldKind::kString:
       return *static_cast<std::string*>(field);
@@ -206,22 +206,17 @@ std::optional<ConfigError> Apply(const Json& object, const std::string& prefix, 
     if (spec == nullptr) return error(UnknownKeyMessage(key));
     if (spec->kind == FieldKind::kAlertRules) {
       auto rules = alerts::ParseRuleList(value, file, locator, key);
-      if (auto* rule_error = std::get_if<alerts::RuleError>(&rules)) {
-        return ConfigError{rule_error->file, rule_error->line, rule_error->key,
-                           rule_error->message};
-      }
-      alerts::MergeRules(*static_cast<std::vector<alerts::Rule>*>(spec->field(config)),
+      if (auto* rule_error = std::get_if<ConfigError>(&rules)) return *rule_error;
+      alerts::MergeRules(*static_cast<std::vector<alerts::Rule>*>(FieldAddress(*spec, config)),
                          std::get<std::vector<alerts::Rule>>(std::move(rules)));
       continue;
     }
     if (spec->kind == FieldKind::kModels) {
       auto models = selfbench::ParseModelList(value, file, locator, key);
-      if (auto* model_error = std::get_if<selfbench::ModelError>(&models)) {
-        return ConfigError{model_error->file, model_error->line, model_error->key,
-                           model_error->message};
-      }
-      selfbench::MergeModels(*static_cast<std::vector<selfbench::ModelSpec>*>(spec->field(config)),
-                             std::get<std::vector<selfbench::ModelSpec>>(std::move(models)));
+      if (auto* model_error = std::get_if<ConfigError>(&models)) return *model_error;
+      selfbench::MergeModels(
+          *static_cast<std::vector<selfbench::ModelSpec>*>(FieldAddress(*spec, config)),
+          std::get<std::vector<selfbench::ModelSpec>>(std::move(models)));
       continue;
     }
     if (std::string message = Assign(*spec, config, value); !message.empty()) {
@@ -249,18 +244,6 @@ std::optional<ConfigError> ReadFile(const std::string& path, std::string& out) {
 }
 
 }  // namespace
-
-std::string ConfigError::ToString() const {
-  std::string out;
-  if (!file.empty()) {
-    out += file;
-    if (line > 0) out += ":" + std::to_string(line);
-    out += ": ";
-  }
-  if (!key.empty()) out += key + ": ";
-  out += message;
-  return out;
-}
 
 std::variant<Config, ConfigError> ParseConfig(std::string_view text, const std::string& file,
                                               Config base) {
@@ -314,9 +297,7 @@ std::variant<Config, ConfigError> LoadConfigFile(const std::string& path, bool p
   }
   // Alert rules: <dir>/alerts.d/*.json in name order, on top of the configuration's own.
   auto rules = alerts::LoadRuleDirectory(fs::path(path).parent_path() / "alerts.d");
-  if (auto* error = std::get_if<alerts::RuleError>(&rules)) {
-    return ConfigError{error->file, error->line, error->key, error->message};
-  }
+  if (auto* error = std::get_if<ConfigError>(&rules)) return *error;
   alerts::MergeRules(config.alerts.rules, std::get<std::vector<alerts::Rule>>(std::move(rules)));
   return config;
 }
@@ -388,6 +369,23 @@ std::optional<ConfigError> ValidateConfig(const Config& config) {
     }
   }
   return std::nullopt;
+}
+
+std::vector<RestartPending> KeepValuesThatNeedARestart(const Config& running, Config& next) {
+  const auto printed = [](const nlohmann::ordered_json& value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+  };
+  Config copy = running;
+  std::vector<RestartPending> pending;
+  for (const FieldSpec& spec : ConfigSchema()) {
+    if (!spec.needs_restart) continue;
+    const nlohmann::ordered_json was = ValueToJson(spec, copy);
+    const nlohmann::ordered_json wanted = ValueToJson(spec, next);
+    if (was == wanted) continue;
+    pending.push_back({std::string(spec.key), printed(was), printed(wanted)});
+    (void)Assign(spec, next, Json::parse(was.dump()));  // A value that was valid once.
+  }
+  return pending;
 }
 
 nlohmann::ordered_json ConfigToJson(const Config& config) {

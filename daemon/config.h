@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "alerts/rule.h"
+#include "collectors/builtin_collectors.h"
+#include "core/config_error.h"
 #include "core/result.h"
 #include "selfbench/model_spec.h"
 
@@ -35,23 +37,9 @@ struct Config {
     double interval_seconds = 1.0;
   } collection;
 
-  struct Collectors {
-    bool cpu = true;
-    bool memory = true;
-    bool thermal = true;
-    bool hwmon = true;
-    bool power_rail = true;
-    bool rapl = true;
-    bool fan = true;
-    bool jetson_gpu = true;
-    bool amd_gpu = true;
-    bool nvidia_gpu = true;
-    bool emc = true;
-    bool power_mode = true;
-    bool throttle = true;
-    // What the nvidia_gpu collector dlopen()s: a library name, or a path.
-    std::string nvml_library = "libnvidia-ml.so.1";
-  } collectors;
+  // Which built-in collectors run (each one's key is its name; all run by default) and what the
+  // nvidia_gpu collector dlopen()s.
+  collectors::CollectorsConfig collectors;
 
   struct Storage {
     std::string path = "/var/lib/edgemond/edgemond.db";
@@ -109,17 +97,6 @@ struct Config {
   std::vector<selfbench::ModelSpec> models;
 };
 
-// A configuration problem, located.
-struct ConfigError {
-  std::string file;  // Empty for command-line values.
-  int line = 0;      // 0 when not known.
-  std::string key;   // Dotted path ("http.listen"); empty for syntax errors.
-  std::string message;
-
-  // "edgemond.json:12: http.listen: listen address \"x\": missing port"
-  std::string ToString() const;
-};
-
 // Reads `path` and its conf.d/ drop-ins over the compiled defaults, then the alert rules in the
 // alerts.d/ directory next to `path`.
 // `path_must_exist`: false for the default path (a missing /etc/edgemond/edgemond.json means
@@ -137,6 +114,18 @@ std::optional<ConfigError> SetConfigValue(Config& config, std::string_view key,
 
 // Checks cross-field and value constraints; the error names the key.
 std::optional<ConfigError> ValidateConfig(const Config& config);
+
+// A key whose new value waits for a restart, as a reload found it; values as they are printed
+// ("7", "/var/lib/edgemond/edgemond.db").
+struct RestartPending {
+  std::string key;
+  std::string running;
+  std::string wanted;
+};
+
+// For a reload: puts back into `next` the running value of every key that needs a restart
+// (kNeedsRestart in the schema) and returns those whose value had changed, in schema order.
+std::vector<RestartPending> KeepValuesThatNeedARestart(const Config& running, Config& next);
 
 // The effective configuration as JSON (every key, in schema order).
 nlohmann::ordered_json ConfigToJson(const Config& config);

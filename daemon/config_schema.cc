@@ -1,7 +1,10 @@
 #include "daemon/config_schema.h"
 
 #include <array>
+#include <string>
+#include <vector>
 
+#include "collectors/builtin_collectors.h"
 #include "http/server.h"
 
 namespace edgemond::daemon {
@@ -53,171 +56,139 @@ std::string CheckListen(const Config& config) {
 }
 
 // clang-format off
-constexpr FieldSpec kFields[] = {
-    {"root", FieldKind::kString, [](Config& c) -> void* { return &c.root; },
+constexpr FieldSpec kFieldsBeforeCollectors[] = {
+    {"root", FieldKind::kString, kNeedsRestart, [](Config& c) -> void* { return &c.root; },
      "Prefix for every read of device state (/proc, /sys, /etc/nv_tegra_release). \"/\" reads "
      "this machine; a directory laid out like a device reads that tree instead.",
      0, 0, &CheckRoot, "--root", "DIR",
      "read /proc, /sys and /etc below DIR instead of /"},
-    {"log_level", FieldKind::kString, [](Config& c) -> void* { return &c.log_level; },
+    {"log_level", FieldKind::kString, kLive, [](Config& c) -> void* { return &c.log_level; },
      "Log verbosity: trace, debug, info, warn, error or off.", 0, 0, &CheckLogLevel,
      "--log-level", "LEVEL", "log verbosity: trace, debug, info, warn, error or off"},
-    {"collection.interval_seconds", FieldKind::kDouble,
+    {"collection.interval_seconds", FieldKind::kDouble, kLive,
      [](Config& c) -> void* { return &c.collection.interval_seconds; },
      "Seconds between two collections, on the monotonic clock (fractions allowed).", 0.05, 3600,
      nullptr, "--interval", "SECONDS", "seconds between two collections, fractions allowed"},
-    {"collectors.cpu", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.cpu; },
-     "Per-core and total CPU utilization (/proc/stat) and frequency (cpufreq)."},
-    {"collectors.memory", FieldKind::kBool,
-     [](Config& c) -> void* { return &c.collectors.memory; },
-     "Memory and swap (/proc/meminfo)."},
-    {"collectors.thermal", FieldKind::kBool,
-     [](Config& c) -> void* { return &c.collectors.thermal; },
-     "Thermal zones (/sys/class/thermal)."},
-    {"collectors.hwmon", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.hwmon; },
-     "Hardware monitoring chips: temperatures, voltages, currents, power, energy, fans "
-     "(/sys/class/hwmon)."},
-    {"collectors.power_rail", FieldKind::kBool,
-     [](Config& c) -> void* { return &c.collectors.power_rail; },
-     "Jetson power rails and the board's input power (INA3221: hwmon on JetPack 5/6, ina3221x IIO "
-     "on JetPack 4)."},
-    {"collectors.rapl", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.rapl; },
-     "CPU package, core and DRAM energy and power (Intel/AMD RAPL, /sys/class/powercap; root "
-     "only since Linux 5.10)."},
-    {"collectors.fan", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.fan; },
-     "Jetson and Raspberry Pi fans: pwm-fan duty cycle and tachometer speed."},
-    {"collectors.jetson_gpu", FieldKind::kBool,
-     [](Config& c) -> void* { return &c.collectors.jetson_gpu; },
-     "A Jetson's integrated GPU: load, clocks, rail-gating, temperature (nvgpu, devfreq)."},
-    {"collectors.amd_gpu", FieldKind::kBool,
-     [](Config& c) -> void* { return &c.collectors.amd_gpu; },
-     "AMD GPUs: busy share, VRAM, power, temperature, clocks (amdgpu, /sys/class/drm)."},
-    {"collectors.nvidia_gpu", FieldKind::kBool,
-     [](Config& c) -> void* { return &c.collectors.nvidia_gpu; },
-     "NVIDIA GPUs through NVML, loaded at run time; absent library or driver: no NVIDIA GPU."},
-    {"collectors.nvml_library", FieldKind::kString,
+};
+
+// After the collectors' switches, which come from the collectors' own table.
+constexpr FieldSpec kFieldsAfterCollectors[] = {
+    {"collectors.nvml_library", FieldKind::kString, kLive,
      [](Config& c) -> void* { return &c.collectors.nvml_library; },
      "The NVML library the nvidia_gpu collector loads: a library name searched the usual way, or "
      "a path."},
-    {"collectors.emc", FieldKind::kBool, [](Config& c) -> void* { return &c.collectors.emc; },
-     "A Jetson's memory controller clock and load (mostly debugfs: needs root)."},
-    {"collectors.power_mode", FieldKind::kBool,
-     [](Config& c) -> void* { return &c.collectors.power_mode; },
-     "A Jetson's nvpmodel power mode and whether jetson_clocks pinned the clocks (files only, "
-     "no subprocess)."},
-    {"collectors.throttle", FieldKind::kBool,
-     [](Config& c) -> void* { return &c.collectors.throttle; },
-     "Why CPU clocks are held down: frequency caps, thermal cooling, Raspberry Pi under-voltage."},
-    {"storage.path", FieldKind::kString, [](Config& c) -> void* { return &c.storage.path; },
+    {"storage.path", FieldKind::kString, kNeedsRestart,
+     [](Config& c) -> void* { return &c.storage.path; },
      "The SQLite database file. Its directory must exist and be writable.", 0, 0,
      &CheckStoragePath, "--db", "FILE",
      "the SQLite database; its directory must exist and be writable"},
-    {"storage.flush_interval_seconds", FieldKind::kUint32,
+    {"storage.flush_interval_seconds", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.storage.flush_interval_seconds; },
      "Samples are kept in memory and written, compressed, in one block this often: what a "
      "crash (kill -9, OOM) can lose, traded against flash wear (10 s writes about four times as "
      "many bytes per sample as 60 s; docs/storage.md). SIGTERM flushes first.", 1, 3600},
-    {"storage.retention_days", FieldKind::kUint32,
+    {"storage.retention_days", FieldKind::kUint32, kNeedsRestart,
      [](Config& c) -> void* { return &c.storage.retention_days; },
      "Samples at full resolution (the raw tier) are deleted after this many days; their 1-minute "
      "and 1-hour rollups stay for the retentions below.", 1, 36500},
-    {"storage.minute_rollup_retention_days", FieldKind::kUint32,
+    {"storage.minute_rollup_retention_days", FieldKind::kUint32, kNeedsRestart,
      [](Config& c) -> void* { return &c.storage.minute_rollup_retention_days; },
      "1-minute rollups (min, max, sum, count, last) are deleted after this many days.", 1, 36500},
-    {"storage.hour_rollup_retention_days", FieldKind::kUint32,
+    {"storage.hour_rollup_retention_days", FieldKind::kUint32, kNeedsRestart,
      [](Config& c) -> void* { return &c.storage.hour_rollup_retention_days; },
      "1-hour rollups are deleted after this many days.", 1, 36500},
-    {"storage.max_size_megabytes", FieldKind::kUint32,
+    {"storage.max_size_megabytes", FieldKind::kUint32, kNeedsRestart,
      [](Config& c) -> void* { return &c.storage.max_size_megabytes; },
      "The database file is kept below this many MiB by deleting the oldest data first, oldest "
      "relative to each tier's retention. 0: no limit.", 0, 1048576, &CheckMaxSize},
-    {"storage.ballast_megabytes", FieldKind::kUint32,
+    {"storage.ballast_megabytes", FieldKind::kUint32, kNeedsRestart,
      [](Config& c) -> void* { return &c.storage.ballast_megabytes; },
      "MiB reserved beside the database and given up when the file system fills, so that edgemond "
      "can still clean up. 0: none.", 0, 1024},
-    {"http.listen", FieldKind::kString, [](Config& c) -> void* { return &c.http.listen; },
+    {"http.listen", FieldKind::kString, kLive, [](Config& c) -> void* { return &c.http.listen; },
      "Address and port of the HTTP API and /metrics. Loopback by default; use 0.0.0.0:8867 to "
      "serve the network (and consider http.bearer_token).", 0, 0, &CheckListen, "--listen",
      "HOST:PORT", "where the HTTP API and /metrics listen ([v6]:PORT for IPv6; 0.0.0.0:8867 serves the network)"},
-    {"http.bearer_token", FieldKind::kString,
+    {"http.bearer_token", FieldKind::kString, kLive,
      [](Config& c) -> void* { return &c.http.bearer_token; },
      "When set, every endpoint that changes state requires \"Authorization: Bearer <token>\"."},
-    {"http.cors_allow_origins", FieldKind::kStringList,
+    {"http.cors_allow_origins", FieldKind::kStringList, kLive,
      [](Config& c) -> void* { return &c.http.cors_allow_origins; },
      "Browser origins allowed to read the API (e.g. \"http://grafana.local:3000\"). Empty: no "
      "CORS headers."},
-    {"http.max_connections", FieldKind::kUint32,
+    {"http.max_connections", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.http.max_connections; },
      "Connections served at once; more are refused.", 1, 10000},
-    {"http.max_connections_per_ip", FieldKind::kUint32,
+    {"http.max_connections_per_ip", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.http.max_connections_per_ip; },
      "Connections served at once from one client address.", 1, 10000},
-    {"http.connection_timeout_seconds", FieldKind::kUint32,
+    {"http.connection_timeout_seconds", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.http.connection_timeout_seconds; },
      "An idle connection is closed after this many seconds.", 1, 3600},
-    {"http.threads", FieldKind::kUint32, [](Config& c) -> void* { return &c.http.threads; },
+    {"http.threads", FieldKind::kUint32, kLive, [](Config& c) -> void* { return &c.http.threads; },
      "Threads serving HTTP requests.", 1, 64},
-    {"http.max_query_points", FieldKind::kUint32,
+    {"http.max_query_points", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.http.max_query_points; },
      "Most points one series may return from /api/v1/query (Prometheus uses 11000).", 10,
      1000000},
-    {"http.max_query_series", FieldKind::kUint32,
+    {"http.max_query_series", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.http.max_query_series; },
      "Most series one /api/v1/query may return.", 1, 100000},
-    {"alerts.sink", FieldKind::kString, [](Config& c) -> void* { return &c.alerts.sink; },
+    {"alerts.sink", FieldKind::kString, kLive, [](Config& c) -> void* { return &c.alerts.sink; },
      "Where alert transitions are written: \"journal\" (structured entries, sd_journal_send), "
      "\"stderr\" (one readable line each) or \"auto\" (the journal when it is there and "
      "stderr is not a terminal).", 0, 0, &CheckAlertSink},
-    {"alerts.power_budget_watts", FieldKind::kDouble,
+    {"alerts.power_budget_watts", FieldKind::kDouble, kLive,
      [](Config& c) -> void* { return &c.alerts.power_budget_watts; },
      "The device's power budget in watts. When set, edgemond exports "
      "edgemond_power_input_budget_ratio (input power / budget) for the power_input_over_budget "
      "rule. 0: no budget.", 0, 100000},
-    {"alerts.history_retention_days", FieldKind::kUint32,
+    {"alerts.history_retention_days", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.alerts.history_retention_days; },
      "Alert transitions older than this are deleted from the history (what is still firing is "
      "kept).", 1, 36500},
-    {"alerts.rules", FieldKind::kAlertRules, [](Config& c) -> void* { return &c.alerts.rules; },
+    {"alerts.rules", FieldKind::kAlertRules, kLive,
+     [](Config& c) -> void* { return &c.alerts.rules; },
      "Alert rules (docs/alerts.md). More rules are read from alerts.d/*.json next to this file; "
      "a rule named like an earlier one replaces it."},
-    {"selfbench.bench_path", FieldKind::kString,
+    {"selfbench.bench_path", FieldKind::kString, kLive,
      [](Config& c) -> void* { return &c.selfbench.bench_path; },
      "The edgemond-bench program that runs each benchmark in a child process. \"\": the one "
      "installed next to the edgemond executable.", 0, 0, &CheckBenchPath},
-    {"selfbench.power_sample_hz", FieldKind::kDouble,
+    {"selfbench.power_sample_hz", FieldKind::kDouble, kLive,
      [](Config& c) -> void* { return &c.selfbench.power_sample_hz; },
      "How often power rails and energy counters are read while a benchmark runs, so that its "
      "energy covers exactly its timed window.", 1, 100},
-    {"selfbench.idle_power_seconds", FieldKind::kDouble,
+    {"selfbench.idle_power_seconds", FieldKind::kDouble, kLive,
      [](Config& c) -> void* { return &c.selfbench.idle_power_seconds; },
      "How long the idle power is measured just before each run (energy above idle subtracts "
      "it).", 0.2, 60},
-    {"selfbench.startup_delay_seconds", FieldKind::kUint32,
+    {"selfbench.startup_delay_seconds", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.selfbench.startup_delay_seconds; },
      "Scheduled benchmarks wait this long after edgemond starts, so that booting is not "
      "measured.", 0, 86400},
-    {"selfbench.idle_window_seconds", FieldKind::kUint32,
+    {"selfbench.idle_window_seconds", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.selfbench.idle_window_seconds; },
      "A model with only_when_idle runs once CPU and GPU utilization, averaged over this many "
      "seconds, are at most the two ratios below.", 1, 3600},
-    {"selfbench.idle_cpu_max_ratio", FieldKind::kDouble,
+    {"selfbench.idle_cpu_max_ratio", FieldKind::kDouble, kLive,
      [](Config& c) -> void* { return &c.selfbench.idle_cpu_max_ratio; },
      "Highest average CPU utilization (0..1, all cores) that counts as idle.", 0, 1},
-    {"selfbench.idle_gpu_max_ratio", FieldKind::kDouble,
+    {"selfbench.idle_gpu_max_ratio", FieldKind::kDouble, kLive,
      [](Config& c) -> void* { return &c.selfbench.idle_gpu_max_ratio; },
      "Highest average GPU utilization (0..1, busiest GPU) that counts as idle.", 0, 1},
-    {"selfbench.baseline_runs", FieldKind::kUint32,
+    {"selfbench.baseline_runs", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.selfbench.baseline_runs; },
      "A model's baseline, per power mode, is the median of this many of its most recent good "
      "runs.", 1, 1000},
-    {"selfbench.baseline_min_runs", FieldKind::kUint32,
+    {"selfbench.baseline_min_runs", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.selfbench.baseline_min_runs; },
      "Regressions are judged once a power mode has at least this many good runs.", 1, 1000,
      &CheckBaselineRuns},
-    {"selfbench.retention_days", FieldKind::kUint32,
+    {"selfbench.retention_days", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.selfbench.retention_days; },
      "Benchmark runs older than this are deleted (each model's latest run is kept).", 1, 36500},
-    {"models", FieldKind::kModels, [](Config& c) -> void* { return &c.models; },
+    {"models", FieldKind::kModels, kLive, [](Config& c) -> void* { return &c.models; },
      "The models to benchmark (docs/selfbench.md; etc/edgemond/conf.d/60-models.json.example is a "
      "complete example). A model named like an earlier one, in a conf.d drop-in, replaces it."},
 };
@@ -234,7 +205,34 @@ constexpr SectionSpec kSections[] = {
 
 }  // namespace
 
-std::span<const FieldSpec> ConfigSchema() { return kFields; }
+std::span<const FieldSpec> ConfigSchema() {
+  static const std::vector<FieldSpec> fields = [] {
+    std::vector<FieldSpec> out(std::begin(kFieldsBeforeCollectors),
+                               std::end(kFieldsBeforeCollectors));
+    // The keys' text outlives the rows that view it.
+    static const std::vector<std::string> keys = [] {
+      std::vector<std::string> names;
+      for (const collectors::CollectorInfo& info : collectors::BuiltinCollectors()) {
+        names.push_back("collectors." + std::string(info.name));
+      }
+      return names;
+    }();
+    const auto builtins = collectors::BuiltinCollectors();
+    for (std::size_t i = 0; i < builtins.size(); ++i) {
+      FieldSpec spec{keys[i], FieldKind::kBool, kLive, nullptr, builtins[i].help};
+      spec.collector = builtins[i].name;
+      out.push_back(spec);
+    }
+    out.insert(out.end(), std::begin(kFieldsAfterCollectors), std::end(kFieldsAfterCollectors));
+    return out;
+  }();
+  return fields;
+}
+
+void* FieldAddress(const FieldSpec& spec, Config& config) {
+  if (spec.field != nullptr) return spec.field(config);
+  return &config.collectors.collectors[std::string(spec.collector)].enabled;
+}
 std::span<const SectionSpec> ConfigSections() { return kSections; }
 
 }  // namespace edgemond::daemon

@@ -13,10 +13,16 @@ namespace edgemond::daemon {
 
 enum class FieldKind { kString, kUint32, kDouble, kBool, kStringList, kAlertRules, kModels };
 
+// Whether a key's new value applies on reload (SIGHUP), or only once edgemond restarts: the
+// running value is kept until then, and the reload says so.
+inline constexpr bool kNeedsRestart = true;
+inline constexpr bool kLive = false;
+
 struct FieldSpec {
   std::string_view key;  // Dotted path: "http.listen".
   FieldKind kind;
-  void* (*field)(Config&);  // The member this key sets.
+  bool needs_restart;       // kNeedsRestart or kLive.
+  void* (*field)(Config&);  // The member this key sets; null for a collector's switch.
   std::string_view help;    // One or two sentences; becomes the comment in edgemond.json.
   double min = 0;           // Inclusive bounds for numbers (ignored for other kinds).
   double max = 0;
@@ -27,6 +33,9 @@ struct FieldSpec {
   // without the default (the help adds the compiled default).
   std::string_view flag_value = {};
   std::string_view flag_help = {};
+  // For the switch of a built-in collector ("collectors.cpu"), the collector's name: these rows
+  // come from the collectors' own table (collectors/builtin_collectors.h).
+  std::string_view collector = {};
 };
 
 struct SectionSpec {
@@ -34,7 +43,10 @@ struct SectionSpec {
   std::string_view help;
 };
 
+// Every key, in the order edgemond.json and --help list them.
 std::span<const FieldSpec> ConfigSchema();
+// The value `spec` sets in `config`, of the type its kind says.
+void* FieldAddress(const FieldSpec& spec, Config& config);
 std::span<const SectionSpec> ConfigSections();
 
 }  // namespace edgemond::daemon

@@ -219,7 +219,7 @@ TEST(ConfigTest, EveryExampleInTheAlertsDocParses) {
     if (json.contains("rules")) {
       auto parsed = alerts::ParseRuleFile(block, "docs/alerts.md example");
       EXPECT_TRUE(std::holds_alternative<std::vector<alerts::Rule>>(parsed))
-          << std::get<alerts::RuleError>(parsed).ToString() << "\n"
+          << std::get<ConfigError>(parsed).ToString() << "\n"
           << block;
     } else {
       auto parsed = ParseConfig(block, "docs/alerts.md example");
@@ -309,6 +309,49 @@ TEST(ConfigTest, TheShippedModelsExampleLoads) {
   plain.path = defaults.path;
   EXPECT_EQ(selfbench::ModelSpecToJson(defaults).dump(), selfbench::ModelSpecToJson(plain).dump());
   EXPECT_EQ(ConfigToJson(config)["selfbench"], ConfigToJson(Config())["selfbench"]);
+}
+
+TEST(ConfigTest, AReloadKeepsTheRunningValueOfKeysThatNeedARestart) {
+  const Config running;
+  Config next = running;
+  next.root = "/tmp/board";
+  next.storage.retention_days = 30;
+  next.log_level = "debug";
+  next.collectors.collectors["cpu"].enabled = false;
+  const std::vector<RestartPending> kept = KeepValuesThatNeedARestart(running, next);
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0].key, "root");
+  EXPECT_EQ(kept[0].running, "/");
+  EXPECT_EQ(kept[0].wanted, "/tmp/board");
+  EXPECT_EQ(kept[1].key, "storage.retention_days");
+  EXPECT_EQ(kept[1].running, "7");
+  EXPECT_EQ(kept[1].wanted, "30");
+  // Those two keep their running values; what applies live is left as the reload wants it.
+  EXPECT_EQ(next.root, "/");
+  EXPECT_EQ(next.storage.retention_days, 7u);
+  EXPECT_EQ(next.log_level, "debug");
+  EXPECT_FALSE(next.collectors.OptionsFor("cpu").enabled);
+  EXPECT_TRUE(KeepValuesThatNeedARestart(running, next).empty());
+}
+
+TEST(ConfigTest, EveryBuiltinCollectorHasASwitchWithItsHelp) {
+  const auto defaults = ConfigToJson(Config());
+  const std::string file = DefaultConfigFileText();
+  ASSERT_FALSE(collectors::BuiltinCollectors().empty());
+  for (const collectors::CollectorInfo& info : collectors::BuiltinCollectors()) {
+    const std::string name(info.name);
+    SCOPED_TRACE(name);
+    EXPECT_EQ(defaults["collectors"][name], true);
+    EXPECT_NE(file.find("\"" + name + "\": true"), std::string::npos);
+    // The help's first words are the comment above the switch in edgemond.json.
+    EXPECT_NE(file.find(std::string(info.help.substr(0, 20))), std::string::npos);
+    Config config;
+    EXPECT_FALSE(SetConfigValue(config, "collectors." + name, "false"));
+    EXPECT_FALSE(config.collectors.OptionsFor(name).enabled);
+  }
+  auto parsed = ParseConfig(R"({"collectors": {"gpu": true}})", "edgemond.json");
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(parsed));
+  EXPECT_EQ(std::get<ConfigError>(parsed).key, "collectors.gpu");
 }
 
 }  // namespace

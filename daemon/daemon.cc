@@ -26,25 +26,6 @@ std::chrono::nanoseconds Interval(const Config& config) {
       std::llround(config.collection.interval_seconds * 1'000'000'000.0));
 }
 
-collectors::CollectorsConfig ToCollectorsConfig(const Config::Collectors& config) {
-  collectors::CollectorsConfig out;
-  out.collectors["cpu"].enabled = config.cpu;
-  out.collectors["memory"].enabled = config.memory;
-  out.collectors["thermal"].enabled = config.thermal;
-  out.collectors["hwmon"].enabled = config.hwmon;
-  out.collectors["power_rail"].enabled = config.power_rail;
-  out.collectors["rapl"].enabled = config.rapl;
-  out.collectors["fan"].enabled = config.fan;
-  out.collectors["jetson_gpu"].enabled = config.jetson_gpu;
-  out.collectors["amd_gpu"].enabled = config.amd_gpu;
-  out.collectors["nvidia_gpu"].enabled = config.nvidia_gpu;
-  out.collectors["emc"].enabled = config.emc;
-  out.collectors["power_mode"].enabled = config.power_mode;
-  out.collectors["throttle"].enabled = config.throttle;
-  out.nvml_library = config.nvml_library;
-  return out;
-}
-
 // Whether two configurations agree on one section, compared through the schema so that a key
 // added to the section is compared too.
 bool SameSection(const Config& a, const Config& b, const char* section) {
@@ -69,9 +50,9 @@ std::string Plural(std::size_t n, std::string_view one, std::string_view many) {
 // a --root tree (a fixture, another board's capture) the host's GPUs do not belong to the device
 // being read. A library named explicitly (a test's fake NVML) is still used.
 collectors::CollectorsConfig CollectorsConfigFor(const Config& config) {
-  collectors::CollectorsConfig out = ToCollectorsConfig(config.collectors);
+  collectors::CollectorsConfig out = config.collectors;
   if (config.root != "/" && config.collectors.nvml_library == Config().collectors.nvml_library &&
-      config.collectors.nvidia_gpu) {
+      config.collectors.OptionsFor("nvidia_gpu").enabled) {
     spdlog::info("root is {}: not reading this host's NVIDIA GPUs through NVML", config.root);
     out.collectors["nvidia_gpu"].enabled = false;
   }
@@ -504,31 +485,9 @@ void Daemon::Reload() {
 }
 
 void Daemon::ApplyConfig(Config next) {
-  const auto needs_restart = [](std::string_view key, const auto& running, const auto& wanted) {
-    spdlog::warn("{} changed from {} to {}: this takes a restart; keeping {} until then", key,
-                 running, wanted, running);
-  };
-  if (next.root != config_.root) {
-    needs_restart("root", config_.root, next.root);
-    next.root = config_.root;
-  }
-  if (next.storage.path != config_.storage.path) {
-    needs_restart("storage.path", config_.storage.path, next.storage.path);
-    next.storage.path = config_.storage.path;
-  }
-  // The store takes its retention, size cap and ballast when it opens the database.
-  constexpr std::pair<std::string_view, std::uint32_t Config::Storage::*> kStoreOpenKeys[] = {
-      {"storage.retention_days", &Config::Storage::retention_days},
-      {"storage.minute_rollup_retention_days", &Config::Storage::minute_rollup_retention_days},
-      {"storage.hour_rollup_retention_days", &Config::Storage::hour_rollup_retention_days},
-      {"storage.max_size_megabytes", &Config::Storage::max_size_megabytes},
-      {"storage.ballast_megabytes", &Config::Storage::ballast_megabytes},
-  };
-  for (const auto& [key, member] : kStoreOpenKeys) {
-    if (next.storage.*member != config_.storage.*member) {
-      needs_restart(key, config_.storage.*member, next.storage.*member);
-      next.storage.*member = config_.storage.*member;
-    }
+  for (const RestartPending& kept : KeepValuesThatNeedARestart(config_, next)) {
+    spdlog::warn("{} changed from {} to {}: this takes a restart; keeping {} until then", kept.key,
+                 kept.running, kept.wanted, kept.running);
   }
 
   if (next.log_level != config_.log_level) {

@@ -22,8 +22,9 @@
 //    between ticks, but only while the last tick completed and the next one is not overdue.
 //  - SIGHUP: RELOADING=1 + MONOTONIC_USEC, re-read the configuration and the alert rules, apply
 //    what can change live, READY=1. A configuration that does not load is logged and the running
-//    one stays in force. Keys that need a restart (root, storage.path, the storage retention,
-//    size cap and ballast keys) are logged and keep their running values.
+//    one stays in force. Keys that need a restart (kNeedsRestart in daemon/config_schema.cc: root,
+//    storage.path, the storage retention, size cap and ballast keys) are logged and keep their
+//    running values.
 //  - SIGTERM/SIGINT: STOPPING=1, flush, exit 0.
 //
 // Logging: the daemon is the only part that logs. A collector, the store or the alert sink

@@ -40,10 +40,10 @@ int Main(int argc, char** argv) {
 
   // The same steps at startup and on every SIGHUP: the file, its drop-ins and alert rules, then
   // the command-line flags on top.
-  const auto load = [options]() -> std::variant<Config, ConfigError> {
+  const auto load = [options]() -> std::variant<Config, edgemond::ConfigError> {
     auto loaded = LoadConfigFile(options.config_path.value_or(std::string(kDefaultConfigPath)),
                                  options.config_path.has_value());
-    if (auto* error = std::get_if<ConfigError>(&loaded)) return *error;
+    if (auto* error = std::get_if<edgemond::ConfigError>(&loaded)) return *error;
     Config config = std::get<Config>(std::move(loaded));
     for (const auto& [key, value] : options.overrides) {
       if (auto error = SetConfigValue(config, key, value)) return *error;
@@ -51,7 +51,7 @@ int Main(int argc, char** argv) {
     return config;
   };
   auto loaded = load();
-  if (auto* error = std::get_if<ConfigError>(&loaded)) {
+  if (auto* error = std::get_if<edgemond::ConfigError>(&loaded)) {
     std::cerr << "edgemond: " << error->ToString() << "\n";
     return kExitConfig;
   }

@@ -15,17 +15,13 @@ namespace {
 
 constexpr std::string_view kInterruptedError = "interrupted: edgemond stopped during the run";
 
-// The collectors the high-rate sampler runs: those that read power and energy.
-constexpr std::string_view kPowerCollectors[] = {"power_rail", "rapl", "hwmon", "amd_gpu",
-                                                 "nvidia_gpu"};
-
 collectors::CollectorsConfig PowerCollectorsConfig(const collectors::CollectorsConfig& all) {
   collectors::CollectorsConfig out;
   out.nvml_library = all.nvml_library;
-  for (std::string_view name : collectors::BuiltinCollectorNames()) {
-    const bool power = std::find(std::begin(kPowerCollectors), std::end(kPowerCollectors), name) !=
-                       std::end(kPowerCollectors);
-    out.collectors[std::string(name)].enabled = power && all.OptionsFor(name).enabled;
+  // The collectors the high-rate sampler runs: those that read power and energy.
+  for (const collectors::CollectorInfo& info : collectors::BuiltinCollectors()) {
+    out.collectors[std::string(info.name)].enabled =
+        info.reads_power && all.OptionsFor(info.name).enabled;
   }
   return out;
 }

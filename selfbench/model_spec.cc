@@ -49,7 +49,7 @@ class ModelReader {
               std::string path)
       : object_(object), file_(file), locator_(locator), path_(std::move(path)) {}
 
-  std::variant<ModelSpec, ModelError> Read() {
+  std::variant<ModelSpec, ConfigError> Read() {
     if (!object_.is_object()) {
       return Error("", "expected a model (an object), got " + std::string(TypeName(object_)));
     }
@@ -148,14 +148,14 @@ class ModelReader {
   }
 
  private:
-  ModelError Error(std::string_view key, std::string message) const {
+  ConfigError Error(std::string_view key, std::string message) const {
     const std::string full = key.empty() ? path_ : path_ + "." + std::string(key);
     int line = locator_.LineOf(full);
     if (line == 0) line = locator_.LineOf(path_);
-    return ModelError{file_, line, full, std::move(message)};
+    return ConfigError{file_, line, full, std::move(message)};
   }
 
-  ModelError WrongType(std::string_view key, std::string_view expected, const Json& got) const {
+  ConfigError WrongType(std::string_view key, std::string_view expected, const Json& got) const {
     return Error(key, "expected " + std::string(expected) + ", got " + std::string(TypeName(got)));
   }
 
@@ -165,8 +165,8 @@ class ModelReader {
   }
 
   template <std::size_t N>
-  std::optional<ModelError> KnownKeys(const Json& object, std::string_view prefix,
-                                      const std::string_view (&keys)[N]) const {
+  std::optional<ConfigError> KnownKeys(const Json& object, std::string_view prefix,
+                                       const std::string_view (&keys)[N]) const {
     for (const auto& [key, value] : object.items()) {
       if (std::find(std::begin(keys), std::end(keys), key) == std::end(keys)) {
         const std::string full = prefix.empty() ? key : std::string(prefix) + "." + key;
@@ -177,7 +177,7 @@ class ModelReader {
     return std::nullopt;
   }
 
-  std::optional<ModelError> RequiredString(std::string_view key, std::string& out) const {
+  std::optional<ConfigError> RequiredString(std::string_view key, std::string& out) const {
     const Json* value = Find(object_, key);
     if (value == nullptr) return Error("", "missing required key \"" + std::string(key) + "\"");
     if (!value->is_string()) return WrongType(key, "a string", *value);
@@ -185,7 +185,7 @@ class ModelReader {
     return std::nullopt;
   }
 
-  std::optional<ModelError> Bool(const Json& object, std::string_view key, bool& out) const {
+  std::optional<ConfigError> Bool(const Json& object, std::string_view key, bool& out) const {
     const Json* value = Find(object, key);
     if (value == nullptr) return std::nullopt;
     if (!value->is_boolean()) return WrongType(key, "true or false", *value);
@@ -193,9 +193,9 @@ class ModelReader {
     return std::nullopt;
   }
 
-  std::optional<ModelError> Uint(const Json& object, std::string_view key, std::uint32_t& out,
-                                 std::uint64_t min, std::uint64_t max,
-                                 std::string_view prefix = "") const {
+  std::optional<ConfigError> Uint(const Json& object, std::string_view key, std::uint32_t& out,
+                                  std::uint64_t min, std::uint64_t max,
+                                  std::string_view prefix = "") const {
     const Json* value = Find(object, key);
     if (value == nullptr) return std::nullopt;
     const std::string full = std::string(prefix) + std::string(key);
@@ -208,8 +208,8 @@ class ModelReader {
     return std::nullopt;
   }
 
-  std::optional<ModelError> Double(const Json& object, std::string_view key, double& out,
-                                   double min, double max, std::string_view prefix = "") const {
+  std::optional<ConfigError> Double(const Json& object, std::string_view key, double& out,
+                                    double min, double max, std::string_view prefix = "") const {
     const Json* value = Find(object, key);
     if (value == nullptr) return std::nullopt;
     const std::string full = std::string(prefix) + std::string(key);
@@ -222,7 +222,7 @@ class ModelReader {
     return std::nullopt;
   }
 
-  std::optional<ModelError> InputShapes(std::map<std::string, std::vector<std::int64_t>>& out) {
+  std::optional<ConfigError> InputShapes(std::map<std::string, std::vector<std::int64_t>>& out) {
     const Json* value = Find(object_, "input_shapes");
     if (value == nullptr) return std::nullopt;
     if (!value->is_object()) {
@@ -277,35 +277,23 @@ std::string ModelSpec::SettingsText() const {
   return out;
 }
 
-std::string ModelError::ToString() const {
-  std::string out;
-  if (!file.empty()) {
-    out += file;
-    if (line > 0) out += ":" + std::to_string(line);
-    out += ": ";
-  }
-  if (!key.empty()) out += key + ": ";
-  out += message;
-  return out;
-}
-
 ModelsOrError ParseModelList(const nlohmann::json& models, const std::string& file,
                              const JsonLocator& locator, std::string_view path) {
   if (!models.is_array()) {
-    return ModelError{file, locator.LineOf(path), std::string(path),
-                      "expected a list of models, got " + std::string(TypeName(models))};
+    return ConfigError{file, locator.LineOf(path), std::string(path),
+                       "expected a list of models, got " + std::string(TypeName(models))};
   }
   std::vector<ModelSpec> out;
   std::set<std::string> names;
   for (std::size_t i = 0; i < models.size(); ++i) {
     const std::string item_path = std::string(path) + "." + std::to_string(i);
     auto read = ModelReader(models[i], file, locator, item_path).Read();
-    if (auto* error = std::get_if<ModelError>(&read)) return *error;
+    if (auto* error = std::get_if<ConfigError>(&read)) return *error;
     ModelSpec spec = std::get<ModelSpec>(std::move(read));
     if (!names.insert(spec.name).second) {
       const std::string key = item_path + ".name";
-      return ModelError{file, locator.LineOf(key), key,
-                        "a model named \"" + spec.name + "\" is already defined in this list"};
+      return ConfigError{file, locator.LineOf(key), key,
+                         "a model named \"" + spec.name + "\" is already defined in this list"};
     }
     out.push_back(std::move(spec));
   }

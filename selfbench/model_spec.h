@@ -24,6 +24,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/config_error.h"
 #include "core/json_locator.h"
 
 namespace edgemond::selfbench {
@@ -75,16 +76,7 @@ struct ModelSpec {
   std::string SettingsText() const;
 };
 
-struct ModelError {
-  std::string file;  // Empty when not from a file.
-  int line = 0;      // 0 when not known.
-  std::string key;   // Dotted path of the offending key ("models.2.threads").
-  std::string message;
-
-  std::string ToString() const;
-};
-
-using ModelsOrError = std::variant<std::vector<ModelSpec>, ModelError>;
+using ModelsOrError = std::variant<std::vector<ModelSpec>, ConfigError>;
 
 // Parses `models`, the JSON array found at dotted `path` ("models") of a document from `file`
 // whose text `locator` indexes. Names must be unique within the list.

@@ -16,16 +16,16 @@ ModelsOrError Parse(std::string_view text) {
 
 std::vector<ModelSpec> ParseOk(std::string_view text) {
   auto parsed = Parse(text);
-  if (auto* error = std::get_if<ModelError>(&parsed)) {
+  if (auto* error = std::get_if<ConfigError>(&parsed)) {
     ADD_FAILURE() << error->ToString();
     return {};
   }
   return std::get<std::vector<ModelSpec>>(std::move(parsed));
 }
 
-ModelError ParseError(std::string_view text) {
+ConfigError ParseError(std::string_view text) {
   auto parsed = Parse(text);
-  if (auto* error = std::get_if<ModelError>(&parsed)) return *error;
+  if (auto* error = std::get_if<ConfigError>(&parsed)) return *error;
   ADD_FAILURE() << "parsed without error: " << text;
   return {};
 }
@@ -106,7 +106,7 @@ TEST(ModelSpecTest, ToJsonParsesBackToTheSameModel) {
 }
 
 TEST(ModelSpecTest, ErrorsNameTheFileTheLineAndTheKey) {
-  const ModelError error = ParseError(R"({
+  const ConfigError error = ParseError(R"({
   "models": [
     {"name": "ok", "path": "/m/ok.onnx"},
     {"name": "bad", "path": "/m/bad.onnx",
