@@ -1,15 +1,19 @@
 // Every optimized kernel on every instruction set this machine has, against the reference
 // kernels (ncnn's test_layer pattern): random shapes with edge sizes (channel counts around the
 // vector and panel widths, odd spatial sizes, 1x1 to 7x7 kernels, strides, dilations, pads,
-// groups), each fused activation and the residual input.
+// groups), each fused activation (with every shape and every variant, not every pair of them:
+// see ActivationsFor) and the residual input.
 
 #include "engine/kernels/cpu/fast_kernels.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -77,6 +81,36 @@ const ActivationParams kActivations[] = {
     {Activation::kHardSwish, 0, 0},
     {Activation::kSigmoid, 0, 0},
     {Activation::kSilu, 0, 0},
+};
+
+// The fused activations a convolution run checks: two of the eight, rotated by `turn`. A test
+// turns by its case and its variant (threads, layouts, budgets, residuals), so that every
+// activation meets every variant on several shapes and every shape with every activation, while
+// each run checks two of them, not eight: an activation is a per-element step of the tile stores
+// (one template instance per activation, below the same tiling), so what a shape and a variant
+// choose is the store path, and the pairs cover each store path with each activation. A
+// Coverage checks that the rotation did that.
+std::array<ActivationParams, 2> ActivationsFor(std::size_t turn) {
+  constexpr std::size_t kCount = std::size(kActivations);
+  return {kActivations[turn % kCount], kActivations[(turn + kCount / 2) % kCount]};
+}
+
+// Which activations ran with each value of a dimension of a test (its variant, its case).
+class Coverage {
+ public:
+  void Ran(int key, const ActivationParams& activation) {
+    seen_[key].insert(static_cast<int>(activation.kind));
+  }
+  // Every key that ran ran every activation.
+  void ExpectEveryActivation(const std::string& what) const {
+    for (const auto& [key, kinds] : seen_) {
+      EXPECT_EQ(kinds.size(), std::size(kActivations))
+          << what << " " << key << " ran " << kinds.size() << " of the activations";
+    }
+  }
+
+ private:
+  std::map<int, std::set<int>> seen_;
 };
 
 // `scale` widens the tolerance for long reductions. Their float rounding, in the reference and
@@ -251,7 +285,10 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
   ASSERT_TRUE(pool.ok());
   std::uint64_t seed = 1;
-  for (const ConvCase& k : cases) {
+  Coverage by_variant;
+  Coverage by_case;
+  for (std::size_t case_index = 0; case_index < std::size(cases); ++case_index) {
+    const ConvCase& k = cases[case_index];
     const std::int64_t in_c = k.c / k.group;
     const std::int64_t out_c = k.m / k.group;
     const auto [x, w, b, expected_nhwc, residual, out_h, out_w] = MakeConvData(k, seed);
@@ -291,8 +328,9 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
     const std::vector<float> zero(static_cast<std::size_t>(in_c), 0.0f);
     const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
 
-    for (const ActivationParams& activation : kActivations) {
-      for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
+    for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
+      for (const ActivationParams& activation :
+           ActivationsFor(case_index + static_cast<std::size_t>(variant))) {
         // Without and with a residual, with a residual on three threads, planar input with a
         // residual on three threads, and the output written over its residual (ConvArgs::
         // residual == y) on one and three threads and with planar input; with a residual and
@@ -303,6 +341,8 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
             variant == 2 || variant == 3 || variant == 5 || variant == 6 || variant == 8;
         const bool in_place = variant >= 4 && variant <= 6;
         if (planar && !planar_ok) continue;
+        by_variant.Ran(variant, activation);
+        by_case.Ran(static_cast<int>(case_index), activation);
         const bool with_residual = variant > 0;
         // Cache budgets that run every layer chunk by chunk (16 KiB: over its residual too, where
         // the first chunk's partial sums replace the residual they include) and every layer tile
@@ -353,6 +393,8 @@ TEST_P(FastKernelsTest, ConvMatchesReference) {
       }
     }
   }
+  by_case.ExpectEveryActivation("case");
+  by_variant.ExpectEveryActivation("variant");
 }
 
 TEST_P(FastKernelsTest, WinogradConvMatchesReference) {
@@ -371,7 +413,10 @@ TEST_P(FastKernelsTest, WinogradConvMatchesReference) {
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::Create(3);
   ASSERT_TRUE(pool.ok());
   std::uint64_t seed = 900;
-  for (const ConvCase& k : cases) {
+  Coverage by_variant;
+  Coverage by_case;
+  for (std::size_t case_index = 0; case_index < std::size(cases); ++case_index) {
+    const ConvCase& k = cases[case_index];
     const auto [x, w, b, expected_nhwc, residual, out_h, out_w] = MakeConvData(k, seed);
     ASSERT_FALSE(expected_nhwc.empty());
     const std::vector<float> x_nhwc = NchwToNhwc(x, k.n, k.c, k.h, k.w);
@@ -379,7 +424,8 @@ TEST_P(FastKernelsTest, WinogradConvMatchesReference) {
     std::copy(b.begin(), b.end(), bias.begin());
     const std::vector<float> zero_bias(bias.size(), 0.0f);
     const std::vector<float> zero(static_cast<std::size_t>(k.c), 0.0f);
-    for (const int layout : {1, kernels.tile_panels}) {
+    for (const int layout_index : {0, 1}) {
+      const int layout = layout_index == 0 ? 1 : kernels.tile_panels;
       std::vector<float> packed(static_cast<std::size_t>(PackedWinogradFloats(k.m, k.c)),
                                 std::numeric_limits<float>::quiet_NaN());
       PackWinogradWeights(w.data(), k.m, k.c, layout, packed.data());
@@ -387,15 +433,19 @@ TEST_P(FastKernelsTest, WinogradConvMatchesReference) {
           << "PackWinogradWeights left a float unwritten";
       std::vector<float> scratch(
           static_cast<std::size_t>(WinogradScratchFloats(k.n, out_h, out_w, k.c, k.m)));
-      for (const ActivationParams& activation : kActivations) {
-        // 0: no residual, one thread; 1: a residual, three threads; 2: written over its
-        // residual, three threads; 3: into the channels of a wider output (an in-place
-        // Concat's), one thread. Each with the machine's cache budget, one that keeps every
-        // case's weights in the cache (blocks of tiles start to end, per thread) and one that
-        // keeps none (each step over all tiles, the threads sharing the points).
-        for (const int variant : {0, 1, 2, 3}) {
-          for (const std::int64_t cache_budget :
-               {std::int64_t{0}, std::int64_t{64} << 20, std::int64_t{16} << 10}) {
+      // 0: no residual, one thread; 1: a residual, three threads; 2: written over its
+      // residual, three threads; 3: into the channels of a wider output (an in-place
+      // Concat's), one thread. Each with the machine's cache budget, one that keeps every
+      // case's weights in the cache (blocks of tiles start to end, per thread) and one that
+      // keeps none (each step over all tiles, the threads sharing the points).
+      for (const int variant : {0, 1, 2, 3}) {
+        const std::int64_t budgets[] = {0, std::int64_t{64} << 20, std::int64_t{16} << 10};
+        for (std::size_t budget_index = 0; budget_index < std::size(budgets); ++budget_index) {
+          const std::int64_t cache_budget = budgets[budget_index];
+          for (const ActivationParams& activation : ActivationsFor(
+                   case_index + static_cast<std::size_t>(layout_index + variant) + budget_index)) {
+            by_variant.Ran(variant, activation);
+            by_case.Ran(static_cast<int>(case_index), activation);
             const std::int64_t y_stride = variant == 3 ? k.m + 5 : k.m;
             const std::int64_t pixels = k.n * out_h * out_w;
             WinogradArgs args;
@@ -447,6 +497,8 @@ TEST_P(FastKernelsTest, WinogradConvMatchesReference) {
       }
     }
   }
+  by_case.ExpectEveryActivation("case");
+  by_variant.ExpectEveryActivation("variant");
 }
 
 TEST_P(FastKernelsTest, DepthwiseMatchesReference) {
