@@ -1,8 +1,9 @@
 // Tensors: element types, shapes, owning tensors and non-owning views.
 //
-// The engine keeps every tensor in plain row-major order (ONNX's layout) in phase 1. A value's
-// TensorInfo carries a Layout so that optimized kernels can later ask for blocked or NHWC data
-// without changing this vocabulary (docs/adr/0103-engine-kernel-interface.md).
+// Every tensor is row-major over its shape (ONNX's order). An NHWC value is such a tensor with
+// an NHWC shape, the layout pass's twin of an NCHW one (docs/adr/0107-engine-nhwc-layout-pass.md).
+// A value's TensorInfo carries a Layout so that a blocked layout can be added without changing
+// this vocabulary (docs/adr/0103-engine-kernel-interface.md).
 //
 // Sizes are checked once, where shapes enter the engine (model files, user input shapes, kernel
 // output shapes): CheckedByteSize() refuses negative dimensions and element counts whose byte
@@ -143,7 +144,7 @@ std::int64_t NumElements(std::span<const std::int64_t> dims);
 // kMaxTensorBytes.
 Result<std::int64_t> CheckedByteSize(const Shape& shape, DataType type);
 
-// How a value's elements are ordered in memory. Phase 1 only produces kPlain (ONNX order).
+// How a value's elements are ordered in memory: kPlain, row-major over its shape.
 enum class Layout : std::uint8_t {
   kPlain,
 };
