@@ -53,6 +53,11 @@
 // the store (released by the kernel if the process dies).
 //
 // Destroying the store does not flush: call Flush() first (the daemon does on SIGTERM).
+//
+// The class is defined in four files, one per concern: sqlite_store.cc (opening, the catalog,
+// Append, Stats), sqlite_store_flush.cc (Flush and the rollups), sqlite_store_space.cc (free
+// space, the ballast, retention, vacuum) and sqlite_store_query.cc (ListSeries and Query); what
+// they share is in sqlite_store_internal.h.
 
 #ifndef EDGEMOND_STORAGE_SQLITE_STORE_H_
 #define EDGEMOND_STORAGE_SQLITE_STORE_H_
