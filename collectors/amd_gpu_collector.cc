@@ -53,7 +53,6 @@ std::vector<const MetricDesc*> AmdGpuCollector::Metrics() {
 }
 
 Status AmdGpuCollector::Scan() {
-  rescan_.Scanned();
   internal::ReusableFiles old(*fs_);
   for (Gpu& gpu : gpus_) {
     if (gpu.runtime_status) old.Keep(std::move(*gpu.runtime_status));
@@ -157,18 +156,9 @@ bool AmdGpuCollector::ReadGpu(Gpu& gpu, WallTime now, std::vector<Sample>& out) 
 }
 
 Status AmdGpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
-  const std::size_t start = out.size();  // Other collectors' samples come first.
-  if (rescan_.StartTick()) scan_status_ = Scan();
-  if (!scan_status_.ok()) return scan_status_;
-  bool vanished = false;
-  for (Gpu& gpu : gpus_) vanished |= ReadGpu(gpu, now, out);
-  if (vanished && !rescan_.ScannedThisTick()) {
-    scan_status_ = Scan();
-    if (!scan_status_.ok()) return scan_status_;
-    out.resize(start);
-    for (Gpu& gpu : gpus_) ReadGpu(gpu, now, out);
-  }
-  return Status::Ok();
+  return internal::ScanAndReadEach(
+      rescan_, scan_status_, out, [this] { return Scan(); }, gpus_,
+      [&](Gpu& gpu, std::vector<Sample>& samples) { return ReadGpu(gpu, now, samples); });
 }
 
 }  // namespace edgemond::collectors

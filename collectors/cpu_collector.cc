@@ -76,7 +76,7 @@ std::string ReasonOf(const Status& status) { return internal::MissingReasonFromS
 CpuCollector::CpuCollector(const RootedFs& fs, internal::TickFiles* shared_files,
                            int rescan_every_ticks)
     : fs_(&fs),
-      rescan_every_ticks_(std::max(1, rescan_every_ticks)),
+      rescan_(rescan_every_ticks),
       files_(fs, shared_files),
       stat_file_(fs, std::string(kProcStat)),
       present_file_(fs, std::string(kCpuDir) + "/present"),
@@ -147,8 +147,8 @@ void CpuCollector::ResolvePolicies() {
 }
 
 void CpuCollector::ReadPolicy(Policy& policy) {
-  if (policy.read_at_tick == tick_) return;
-  policy.read_at_tick = tick_;
+  if (policy.read_at_tick == rescan_.tick()) return;
+  policy.read_at_tick = rescan_.tick();
   policy.cur = ReadInt(policy.cur_khz, text_);
   policy.min = ReadInt(policy.min_khz, text_);
   policy.max = ReadInt(policy.max_khz, text_);
@@ -199,7 +199,7 @@ void CpuCollector::EmitFrequency(Core& core, WallTime now, std::vector<Sample>& 
 }
 
 Status CpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
-  ++tick_;
+  const bool rescan_due = rescan_.StartTick();
   files_.StartCollection();
   EDGEMOND_RETURN_IF_ERROR(stat_file_.ReadInto(text_));
   EDGEMOND_RETURN_IF_ERROR(internal::ParseProcStat(text_, times_).WithContext("/proc/stat"));
@@ -238,10 +238,9 @@ Status CpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
       core.has_baseline = false;  // Re-baseline a core that went away or came back.
     }
   }
-  if (topology_changed || online_changed || tick_ == 1 ||
-      tick_ - last_scan_tick_ >= static_cast<std::uint64_t>(rescan_every_ticks_)) {
+  if (topology_changed || online_changed || rescan_due) {
     ResolvePolicies();
-    last_scan_tick_ = tick_;
+    rescan_.Scanned();
   }
 
   Interval all;

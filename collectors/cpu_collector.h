@@ -49,6 +49,7 @@
 
 #include "collectors/collector.h"
 #include "collectors/internal/proc_stat_parse.h"
+#include "collectors/internal/rescan.h"
 #include "collectors/internal/tick_files.h"
 
 namespace edgemond::collectors {
@@ -111,7 +112,7 @@ class CpuCollector final : public Collector {
   void EmitFrequency(Core& core, WallTime now, std::vector<Sample>& out);
 
   const RootedFs* fs_;  // Not owned.
-  const int rescan_every_ticks_;
+  internal::RescanSchedule rescan_;
   internal::CollectorFiles files_;  // Outlives policies_.
 
   PolledFile stat_file_;
@@ -122,8 +123,6 @@ class CpuCollector final : public Collector {
   const SeriesLabels all_labels_{{"cpu", "all"}};
   std::vector<Policy> policies_;
   bool has_cpufreq_ = false;
-  std::uint64_t tick_ = 0;
-  std::uint64_t last_scan_tick_ = 0;
 
   // Scratch buffers reused every tick.
   std::string text_;

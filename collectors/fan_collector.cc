@@ -121,7 +121,6 @@ Status FanCollector::Scan() {
     if (fans[i].rpm) fans[i].rpm = old.Take(fans[i].rpm->path());
   }
   fans_ = std::move(fans);
-  rescan_.Scanned();
   if (fans_.empty()) return Status::NotFound("no pwm-fan or tachometer");
   return Status::Ok();
 }
@@ -157,19 +156,10 @@ bool FanCollector::ReadFan(Fan& fan, WallTime now, std::vector<Sample>& out) {
 }
 
 Status FanCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
-  const std::size_t start = out.size();  // Other collectors' samples come first.
   files_.StartCollection();
-  if (rescan_.StartTick()) scan_status_ = Scan();
-  if (!scan_status_.ok()) return scan_status_;
-  bool vanished = false;
-  for (Fan& fan : fans_) vanished |= ReadFan(fan, now, out);
-  if (vanished && !rescan_.ScannedThisTick()) {
-    scan_status_ = Scan();
-    if (!scan_status_.ok()) return scan_status_;
-    out.resize(start);
-    for (Fan& fan : fans_) ReadFan(fan, now, out);
-  }
-  return Status::Ok();
+  return internal::ScanAndReadEach(
+      rescan_, scan_status_, out, [this] { return Scan(); }, fans_,
+      [&](Fan& fan, std::vector<Sample>& samples) { return ReadFan(fan, now, samples); });
 }
 
 }  // namespace edgemond::collectors

@@ -80,7 +80,7 @@ struct Stem {
 
 HwmonCollector::HwmonCollector(const RootedFs& fs, internal::TickFiles* shared_files,
                                int rescan_every_ticks)
-    : fs_(&fs), rescan_every_ticks_(std::max(1, rescan_every_ticks)), files_(fs, shared_files) {}
+    : fs_(&fs), rescan_(rescan_every_ticks), files_(fs, shared_files) {}
 
 std::vector<const MetricDesc*> HwmonCollector::Metrics() {
   return {&kTemperature,  &kTemperatureCrit, &kVoltage, &kCurrent, &kPower,
@@ -194,25 +194,10 @@ bool HwmonCollector::ReadSensors(WallTime now, std::vector<Sample>& out) {
 }
 
 Status HwmonCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
-  const std::size_t start = out.size();  // Other collectors' samples come first.
   files_.StartCollection();
-  ++tick_;
-  bool scanned = false;
-  if (tick_ == 1 || tick_ - last_scan_tick_ >= static_cast<std::uint64_t>(rescan_every_ticks_)) {
-    scan_status_ = Scan();
-    last_scan_tick_ = tick_;
-    scanned = true;
-  }
-  if (!scan_status_.ok()) return scan_status_;
-  if (ReadSensors(now, out) && !scanned) {
-    // A chip went away (driver unbound, device unplugged): list again now, at most once per tick.
-    scan_status_ = Scan();
-    last_scan_tick_ = tick_;
-    if (!scan_status_.ok()) return scan_status_;
-    out.resize(start);
-    ReadSensors(now, out);
-  }
-  return Status::Ok();
+  return internal::ScanAndRead(
+      rescan_, scan_status_, out, [this] { return Scan(); },
+      [&](std::vector<Sample>& samples) { return ReadSensors(now, samples); });
 }
 
 }  // namespace edgemond::collectors

@@ -60,6 +60,7 @@
 
 #include "collectors/collector.h"
 #include "collectors/internal/hwmon_parse.h"
+#include "collectors/internal/rescan.h"
 #include "collectors/internal/tick_files.h"
 
 namespace edgemond::collectors {
@@ -106,13 +107,11 @@ class HwmonCollector final : public Collector {
   bool ReadSensors(WallTime now, std::vector<Sample>& out);
 
   const RootedFs* fs_;  // Not owned.
-  const int rescan_every_ticks_;
+  internal::RescanSchedule rescan_;
   internal::CollectorFiles files_;  // Outlives sensors_.
   std::vector<Sensor> sensors_;
   std::vector<Threshold> thresholds_;  // Read at scan time; they change only when set by hand.
   Status scan_status_;
-  std::uint64_t tick_ = 0;
-  std::uint64_t last_scan_tick_ = 0;
   std::string text_;  // Reused every tick.
 };
 

@@ -162,7 +162,6 @@ Status JetsonGpuCollector::Scan() {
     gpus[0].passive_trip_millicelsius = zone->passive_trip_millicelsius;
   }
   gpus_ = std::move(gpus);
-  rescan_.Scanned();
   if (gpus_.empty()) return Status::NotFound("no Jetson GPU under /sys/class/devfreq");
   return Status::Ok();
 }
@@ -282,20 +281,10 @@ bool JetsonGpuCollector::ReadGpu(Gpu& gpu, WallTime now, std::vector<Sample>& ou
 }
 
 Status JetsonGpuCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
-  const std::size_t start = out.size();  // Other collectors' samples come first.
   files_.StartCollection();
-  if (rescan_.StartTick()) scan_status_ = Scan();
-  if (!scan_status_.ok()) return scan_status_;
-  bool vanished = false;
-  for (Gpu& gpu : gpus_) vanished |= ReadGpu(gpu, now, out);
-  if (vanished && !rescan_.ScannedThisTick()) {
-    // The GPU's driver was unbound or the device removed: list again now, once per tick.
-    scan_status_ = Scan();
-    if (!scan_status_.ok()) return scan_status_;
-    out.resize(start);
-    for (Gpu& gpu : gpus_) ReadGpu(gpu, now, out);
-  }
-  return Status::Ok();
+  return internal::ScanAndReadEach(
+      rescan_, scan_status_, out, [this] { return Scan(); }, gpus_,
+      [&](Gpu& gpu, std::vector<Sample>& samples) { return ReadGpu(gpu, now, samples); });
 }
 
 }  // namespace edgemond::collectors

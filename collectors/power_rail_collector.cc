@@ -177,7 +177,6 @@ Status PowerRailCollector::Scan() {
     if (rail.milliwatts) rail.milliwatts = old.Take(rail.milliwatts->path());
   }
   rails_ = std::move(rails);
-  rescan_.Scanned();
   if (rails_.empty()) return Status::NotFound("no INA3221 power monitor");
   return Status::Ok();
 }
@@ -223,19 +222,10 @@ bool PowerRailCollector::ReadRail(Rail& rail, WallTime now, std::vector<Sample>&
 }
 
 Status PowerRailCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
-  const std::size_t start = out.size();  // Other collectors' samples come first.
   files_.StartCollection();
-  if (rescan_.StartTick()) scan_status_ = Scan();
-  if (!scan_status_.ok()) return scan_status_;
-  bool vanished = false;
-  for (Rail& rail : rails_) vanished |= ReadRail(rail, now, out);
-  if (vanished && !rescan_.ScannedThisTick()) {
-    scan_status_ = Scan();
-    if (!scan_status_.ok()) return scan_status_;
-    out.resize(start);
-    for (Rail& rail : rails_) ReadRail(rail, now, out);
-  }
-  return Status::Ok();
+  return internal::ScanAndReadEach(
+      rescan_, scan_status_, out, [this] { return Scan(); }, rails_,
+      [&](Rail& rail, std::vector<Sample>& samples) { return ReadRail(rail, now, samples); });
 }
 
 }  // namespace edgemond::collectors

@@ -35,7 +35,7 @@ struct FoundZone {
 
 ThermalCollector::ThermalCollector(const RootedFs& fs, internal::TickFiles* shared_files,
                                    int rescan_every_ticks)
-    : fs_(&fs), rescan_every_ticks_(std::max(1, rescan_every_ticks)), files_(fs, shared_files) {}
+    : fs_(&fs), rescan_(rescan_every_ticks), files_(fs, shared_files) {}
 
 std::vector<const MetricDesc*> ThermalCollector::Metrics() {
   return {&kZoneCelsius, &kTripCelsius};
@@ -138,26 +138,10 @@ bool ThermalCollector::ReadZones(WallTime now, std::vector<Sample>& out) {
 }
 
 Status ThermalCollector::CollectInto(WallTime now, std::vector<Sample>& out) {
-  const std::size_t start = out.size();  // Other collectors' samples come first.
   files_.StartCollection();
-  ++tick_;
-  bool scanned = false;
-  if (tick_ == 1 || tick_ - last_scan_tick_ >= static_cast<std::uint64_t>(rescan_every_ticks_)) {
-    scan_status_ = Scan();
-    last_scan_tick_ = tick_;
-    scanned = true;
-  }
-  if (!scan_status_.ok()) return scan_status_;
-  if (ReadZones(now, out) && !scanned) {
-    // A zone went away under us (driver unloaded): list again now rather than report it missing
-    // until the next periodic rescan. At most once per tick, so a broken file cannot loop.
-    scan_status_ = Scan();
-    last_scan_tick_ = tick_;
-    if (!scan_status_.ok()) return scan_status_;
-    out.resize(start);
-    ReadZones(now, out);
-  }
-  return Status::Ok();
+  return internal::ScanAndRead(
+      rescan_, scan_status_, out, [this] { return Scan(); },
+      [&](std::vector<Sample>& samples) { return ReadZones(now, samples); });
 }
 
 }  // namespace edgemond::collectors

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "collectors/collector.h"
+#include "collectors/internal/rescan.h"
 #include "collectors/internal/tick_files.h"
 
 namespace edgemond::collectors {
@@ -81,13 +82,11 @@ class ThermalCollector final : public Collector {
   bool ReadZones(WallTime now, std::vector<Sample>& out);
 
   const RootedFs* fs_;  // Not owned.
-  const int rescan_every_ticks_;
+  internal::RescanSchedule rescan_;
   internal::CollectorFiles files_;  // Outlives zones_.
   std::vector<Zone> zones_;
   Status scan_status_;  // The last scan's error; OK when it found zones.
-  std::uint64_t tick_ = 0;
-  std::uint64_t last_scan_tick_ = 0;
-  std::string text_;  // Reused every tick.
+  std::string text_;    // Reused every tick.
 };
 
 }  // namespace edgemond::collectors

@@ -13,9 +13,12 @@
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "collectors/internal/tick_files.h"
 #include "core/rooted_fs.h"
+#include "core/sample.h"
+#include "core/status.h"
 
 namespace edgemond::collectors::internal {
 
@@ -34,12 +37,52 @@ class RescanSchedule {
   void Scanned() { last_scan_tick_ = tick_; }
   // Whether the last scan happened during this tick (so a vanished file does not trigger another).
   bool ScannedThisTick() const { return last_scan_tick_ == tick_; }
+  // The ticks started so far (1 during the first).
+  std::uint64_t tick() const { return tick_; }
 
  private:
   const std::uint64_t every_ticks_;
   std::uint64_t tick_ = 0;
   std::uint64_t last_scan_tick_ = 0;
 };
+
+// One collection of a collector that lists its devices (`scan`: Status()) and reads them
+// (`read`: bool(std::vector<Sample>&), appending their samples and returning whether a device
+// went away): lists them on `schedule`, reads them, and when one went away lists them again at
+// once and reads again in place of the first read, at most one listing per tick so a broken file
+// cannot loop. `scan_status` is the last listing's result: while it is an error, every collection
+// returns it (the collector's devices are unknown).
+template <typename Scan, typename Read>
+Status ScanAndRead(RescanSchedule& schedule, Status& scan_status, std::vector<Sample>& out,
+                   Scan&& scan, Read&& read) {
+  const std::size_t start = out.size();  // Other collectors' samples come first.
+  if (schedule.StartTick()) {
+    scan_status = scan();
+    schedule.Scanned();
+  }
+  if (!scan_status.ok()) return scan_status;
+  if (read(out) && !schedule.ScannedThisTick()) {
+    scan_status = scan();
+    schedule.Scanned();
+    if (!scan_status.ok()) return scan_status;
+    out.resize(start);
+    read(out);
+  }
+  return Status::Ok();
+}
+
+// ScanAndRead over a list of devices that `scan` rebuilds: `read_one` (bool(Device&,
+// std::vector<Sample>&)) reads one device and returns whether it went away.
+template <typename Scan, typename Device, typename ReadOne>
+Status ScanAndReadEach(RescanSchedule& schedule, Status& scan_status, std::vector<Sample>& out,
+                       Scan&& scan, std::vector<Device>& devices, ReadOne&& read_one) {
+  return ScanAndRead(schedule, scan_status, out, std::forward<Scan>(scan),
+                     [&](std::vector<Sample>& samples) {
+                       bool vanished = false;
+                       for (Device& device : devices) vanished |= read_one(device, samples);
+                       return vanished;
+                     });
+}
 
 // Carries open files over a rescan: the files of the old device list are handed in, and the new
 // list takes each path's open file back (or a fresh one), so a rescan reopens only what is new.
