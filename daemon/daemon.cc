@@ -202,7 +202,7 @@ Status Daemon::MakeAlertSink(std::string_view sink) {
     alert_sink_ = std::make_unique<alerts::StderrSink>(STDERR_FILENO);
   }
   spdlog::debug("alert transitions go to {}", journal ? "the journal" : "stderr");
-  sink_error_.reset();
+  sink_error_ = RecurringError();
   return Status::Ok();
 }
 
@@ -269,11 +269,8 @@ void Daemon::Tick() {
   // One publication: whoever sees an alert in the API finds it on /metrics too, and /readyz is
   // not ready before both are there (alerts restored at startup included).
   backend_->PublishTick(std::move(report.samples), AllActiveAlerts());
-  if (!appended.ok()) {
-    if (!store_error_ || *store_error_ != appended) {
-      spdlog::error("storing samples failed: {}", appended.ToString());
-    }
-    store_error_ = appended;
+  if (!appended.ok() && store_error_.Failed(appended)) {
+    spdlog::error("storing samples failed: {}", appended.ToString());
   }
 
   const SteadyTime finished = clock_.Now();
@@ -326,25 +323,21 @@ void Daemon::HandleTransitions(const std::vector<AlertTransition>& transitions) 
     if (!emitted.ok()) {
       // Never lose an alert: the line goes to stderr (which the journal, if any, still captures).
       (void)stderr_sink_.Emit(transition);
-      if (!sink_error_ || *sink_error_ != emitted) {
+      if (sink_error_.Failed(emitted)) {
         spdlog::error("cannot deliver alerts ({}); writing them to stderr until it works again",
                       emitted.ToString());
       }
-      sink_error_ = emitted;
-    } else if (sink_error_) {
+    } else if (sink_error_.Succeeded()) {
       spdlog::info("alerts are delivered again");
-      sink_error_.reset();
     }
   }
   const Status stored = history_->Append(transitions);
   if (!stored.ok()) {
-    if (!history_error_ || *history_error_ != stored) {
+    if (history_error_.Failed(stored)) {
       spdlog::error("storing alert history failed: {}", stored.ToString());
     }
-    history_error_ = stored;
-  } else if (history_error_) {
+  } else if (history_error_.Succeeded()) {
     spdlog::info("alert history is stored again");
-    history_error_.reset();
   }
 }
 
@@ -382,15 +375,13 @@ void Daemon::FlushStore(bool final_flush) {
     selfbench_->EnforceRetention();
   }
   if (status.ok()) {
-    if (store_error_) spdlog::info("storage recovered: writing to {} again", config_.storage.path);
-    store_error_.reset();
+    if (store_error_.Succeeded()) {
+      spdlog::info("storage recovered: writing to {} again", config_.storage.path);
+    }
     return;
   }
-  // Logged when the failure starts or changes kind, not at every flush (a full disk reports
-  // the free space, which changes every time).
-  const bool same_failure = store_error_ && store_error_->code() == status.code() &&
-                            store_error_->error_number() == status.error_number();
-  if (final_flush || !same_failure) {
+  // The last flush before exit says why it failed even when earlier ones did.
+  if (store_error_.Failed(status) || final_flush) {
     if (status.error_number() == ENOSPC) {
       spdlog::error("{}; collection goes on, queries answer from memory and disk",
                     status.message());
@@ -398,7 +389,6 @@ void Daemon::FlushStore(bool final_flush) {
       spdlog::error("writing to {} failed: {}", config_.storage.path, status.ToString());
     }
   }
-  store_error_ = status;
 }
 
 void Daemon::PingWatchdog(bool from_tick) {

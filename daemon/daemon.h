@@ -52,6 +52,7 @@
 #include "daemon/config.h"
 #include "daemon/derived_metrics.h"
 #include "daemon/event_loop.h"
+#include "daemon/recurring_error.h"
 #include "daemon/scheduler.h"
 #include "daemon/selfbench_controller.h"
 #include "daemon/systemd_notify.h"
@@ -157,9 +158,9 @@ class Daemon final {
   SampleDeriver deriver_;
   SteadyTime next_flush_;
   SteadyTime next_history_retention_;
-  std::optional<Status> store_error_;    // Set while the store fails; logged on change only.
-  std::optional<Status> history_error_;  // Same, for the alert history.
-  std::optional<Status> sink_error_;     // Same, for the alert sink.
+  RecurringError store_error_;    // Appends and flushes.
+  RecurringError history_error_;  // The alert history.
+  RecurringError sink_error_;     // The alert sink.
   std::optional<SteadyTime> last_watchdog_ping_;
   std::string status_text_;                    // Last STATUS= sent.
   std::optional<StatusCounts> status_counts_;  // What status_text_ counted, once known.
