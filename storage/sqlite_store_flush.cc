@@ -86,7 +86,6 @@ Status WriteRawBlocks(BlockTable& table, const std::map<std::int64_t, SeriesPoin
 
 }  // namespace
 
-
 Status SqliteStore::Flush() {
   std::lock_guard write_lock(write_mu_);
   // The writer may read the in-memory state without mu_: only writers change it (see header).

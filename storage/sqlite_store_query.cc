@@ -25,7 +25,6 @@ using sqlite::Transaction;
 
 }  // namespace
 
-
 Result<std::vector<SeriesInfo>> SqliteStore::ListSeries(
     const std::optional<SeriesSelector>& selector) {
   std::lock_guard lock(mu_);

@@ -42,7 +42,6 @@ std::string DirectoryOf(const std::string& path) {
 
 }  // namespace
 
-
 Result<std::int64_t> SqliteStore::FreeBytes() const {
   struct statvfs fs {};
   const std::string dir = DirectoryOf(options_.path);
@@ -76,7 +75,6 @@ void SqliteStore::ReserveBallast(std::int64_t free_bytes) {
   }
   ballast_held_ = true;
 }
-
 
 Result<RetentionResult> SqliteStore::EnforceRetention(WallTime now) {
   std::lock_guard write_lock(write_mu_);
