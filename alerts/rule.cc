@@ -176,23 +176,6 @@ Result<std::chrono::milliseconds> ParseDuration(std::string_view text) {
 
 namespace {
 
-std::string_view LabelValue(const Labels& labels, std::string_view name) {
-  for (const Label& label : labels) {
-    if (label.name == name) return label.value;
-  }
-  return {};
-}
-
-bool IsLabelName(std::string_view name) {
-  if (name.empty()) return false;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-    if (!letter && !(i > 0 && c >= '0' && c <= '9')) return false;
-  }
-  return true;
-}
-
 // Calls `placeholder(name)` for every {name} and `literal(text)` for the text between them.
 // Returns an error message, or "" when the template is well formed.
 template <typename Literal, typename Placeholder>

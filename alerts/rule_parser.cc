@@ -29,17 +29,6 @@ bool IsMetricName(std::string_view name) {
   return true;
 }
 
-bool IsLabelName(std::string_view name) {
-  if (name.empty()) return false;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-                    (i > 0 && c >= '0' && c <= '9');
-    if (!ok) return false;
-  }
-  return true;
-}
-
 bool IsRuleName(std::string_view name) {
   if (name.empty() || name.size() > 128 || !(name[0] >= 'a' && name[0] <= 'z')) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {

@@ -29,7 +29,6 @@ constexpr MetricDesc kJetsonClocksActive{
 
 constexpr std::string_view kStatusPath = "/var/lib/nvpmodel/status";
 constexpr std::string_view kConfPath = "/etc/nvpmodel.conf";
-constexpr std::string_view kCpufreqDir = "/sys/devices/system/cpu/cpufreq";
 
 }  // namespace
 
@@ -65,13 +64,9 @@ Status PowerModeCollector::Scan() {
     old.Keep(std::move(limits.max));
   }
   limits_.clear();
-  if (auto entries = fs_->ListDir(kCpufreqDir); entries.ok()) {
-    for (const std::string& entry : *entries) {
-      if (internal::IndexedName(entry, "policy") < 0) continue;
-      const std::string dir = std::string(kCpufreqDir) + "/" + entry + "/";
-      limits_.push_back(Limits{old.Take(dir + "affected_cpus"), old.Take(dir + "scaling_min_freq"),
-                               old.Take(dir + "scaling_max_freq")});
-    }
+  for (const std::string& dir : internal::CpufreqPolicyDirs(*fs_)) {
+    limits_.push_back(Limits{old.Take(dir + "affected_cpus"), old.Take(dir + "scaling_min_freq"),
+                             old.Take(dir + "scaling_max_freq")});
   }
   for (const internal::JetsonGpu& gpu : internal::FindJetsonGpus(*fs_)) {
     limits_.push_back(Limits{std::nullopt, old.Take(gpu.devfreq_dir + "/min_freq"),

@@ -26,7 +26,7 @@ constexpr MetricDesc kDomainPower{
     MetricType::kGauge, "watts"};
 
 constexpr std::string_view kPowercapDir = "/sys/class/powercap";
-constexpr std::string_view kZonePrefix = "intel-rapl:";
+constexpr std::string_view kRaplZonePrefix = "intel-rapl:";
 constexpr double kMicro = 1e-6;
 
 std::string ReadName(const RootedFs& fs, const std::string& dir) {
@@ -51,7 +51,7 @@ Status RaplCollector::Scan() {
   // Zone entry ("intel-rapl:0:1") -> its name, for the parents of subzones.
   std::map<std::string, std::string> names;
   for (const std::string& entry : *entries) {
-    if (StartsWith(entry, kZonePrefix)) {
+    if (StartsWith(entry, kRaplZonePrefix)) {
       names[entry] = ReadName(*fs_, std::string(kPowercapDir) + "/" + entry);
     }
   }
@@ -61,9 +61,9 @@ Status RaplCollector::Scan() {
     if (!dir.ok() || !fs_->Exists(*dir + "/energy_uj")) continue;
     std::string domain = zone_name.empty() ? entry : zone_name;
     // "intel-rapl:0:1" is a subzone of "intel-rapl:0".
-    const std::string_view id = std::string_view(entry).substr(kZonePrefix.size());
+    const std::string_view id = std::string_view(entry).substr(kRaplZonePrefix.size());
     if (const std::size_t colon = id.rfind(':'); colon != std::string_view::npos) {
-      const std::string parent = std::string(kZonePrefix) + std::string(id.substr(0, colon));
+      const std::string parent = std::string(kRaplZonePrefix) + std::string(id.substr(0, colon));
       const auto it = names.find(parent);
       domain = (it == names.end() || it->second.empty() ? parent : it->second) + "/" + domain;
     }

@@ -23,7 +23,7 @@ constexpr MetricDesc kTripCelsius{
     "celsius"};
 
 constexpr std::string_view kClassDir = "/sys/class/thermal";
-constexpr std::string_view kZonePrefix = "thermal_zone";
+constexpr std::string_view kThermalZonePrefix = "thermal_zone";
 
 struct FoundZone {
   int index;
@@ -49,7 +49,7 @@ Status ThermalCollector::Scan() {
   }
   std::vector<FoundZone> found;
   for (const std::string& entry : *entries) {
-    const int index = internal::IndexedName(entry, kZonePrefix);
+    const int index = internal::IndexedName(entry, kThermalZonePrefix);
     if (index < 0) continue;
     const std::string class_path = std::string(kClassDir) + "/" + entry;
     auto dir = fs_->RealPath(class_path);

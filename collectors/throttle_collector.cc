@@ -23,7 +23,6 @@ using internal::ThrottleLabels;
 
 constexpr std::string_view kCpu = "cpu";
 constexpr std::string_view kBoard = "board";
-constexpr std::string_view kCpufreqDir = "/sys/devices/system/cpu/cpufreq";
 constexpr std::string_view kThermalDir = "/sys/class/thermal";
 
 bool IsCpufreqCoolingDevice(std::string_view type) {
@@ -57,16 +56,12 @@ Status ThrottleCollector::Scan() {
   cooling_states_.clear();
   under_voltage_alarm_.reset();
 
-  if (auto entries = fs_->ListDir(kCpufreqDir); entries.ok()) {
-    for (const std::string& entry : *entries) {
-      if (internal::IndexedName(entry, "policy") < 0) continue;
-      const std::string dir = std::string(kCpufreqDir) + "/" + entry + "/";
-      auto text = fs_->ReadFile(dir + "cpuinfo_max_freq", 64);
-      auto khz = text.ok() ? internal::ParseSysfsInt(*text) : Result<std::int64_t>(text.status());
-      if (!khz.ok() || *khz <= 0) continue;
-      policies_.push_back(Policy{old_limits.Take(dir + "affected_cpus"),
-                                 old_limits.Take(dir + "scaling_max_freq"), *khz});
-    }
+  for (const std::string& dir : internal::CpufreqPolicyDirs(*fs_)) {
+    auto text = fs_->ReadFile(dir + "cpuinfo_max_freq", 64);
+    auto khz = text.ok() ? internal::ParseSysfsInt(*text) : Result<std::int64_t>(text.status());
+    if (!khz.ok() || *khz <= 0) continue;
+    policies_.push_back(Policy{old_limits.Take(dir + "affected_cpus"),
+                               old_limits.Take(dir + "scaling_max_freq"), *khz});
   }
   if (auto entries = fs_->ListDir(kThermalDir); entries.ok()) {
     for (const std::string& entry : *entries) {

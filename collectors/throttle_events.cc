@@ -3,16 +3,6 @@
 #include "collectors/internal/throttle.h"
 
 namespace edgemond::collectors {
-namespace {
-
-std::string LabelValue(const Labels& labels, std::string_view name) {
-  for (const Label& label : labels) {
-    if (label.name == name) return label.value;
-  }
-  return std::string();
-}
-
-}  // namespace
 
 std::string_view ThrottleEventKindName(ThrottleEvent::Kind kind) {
   return kind == ThrottleEvent::Kind::kStarted ? "started" : "ended";

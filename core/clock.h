@@ -13,6 +13,9 @@
 namespace edgemond {
 
 using SteadyTime = std::chrono::steady_clock::time_point;
+
+// A steady-clock duration in seconds.
+inline double Seconds(SteadyTime::duration d) { return std::chrono::duration<double>(d).count(); }
 using WallTime = std::chrono::system_clock::time_point;
 
 class Clock {

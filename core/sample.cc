@@ -107,4 +107,21 @@ std::string SanitizeUtf8(std::string_view text) {
   return out;
 }
 
+std::string LabelValue(const Labels& labels, std::string_view name) {
+  for (const Label& label : labels) {
+    if (label.name == name) return label.value;
+  }
+  return {};
+}
+
+bool IsLabelName(std::string_view name) {
+  if (name.empty()) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    if (!letter && !(i > 0 && c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
 }  // namespace edgemond

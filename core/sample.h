@@ -109,6 +109,12 @@ inline std::string SeriesKey(const Sample& sample) {
 // Escapes a label value for the Prometheus text format and SeriesKey: \ -> \\, " -> \", \n -> \n.
 std::string EscapeLabelValue(std::string_view value);
 
+// The value of the label called `name`; empty when there is none.
+std::string LabelValue(const Labels& labels, std::string_view name);
+
+// Whether `name` is a valid Prometheus label name: [a-zA-Z_][a-zA-Z0-9_]*.
+bool IsLabelName(std::string_view name);
+
 // Replaces bytes that are not valid UTF-8 with U+FFFD, so that any label read from a device can be
 // served as JSON and Prometheus text. Valid input is returned unchanged.
 std::string SanitizeUtf8(std::string_view text);

@@ -55,5 +55,22 @@ TEST(SanitizeUtf8Test, KeepsValidTextAndReplacesInvalidBytes) {
   EXPECT_EQ(SanitizeUtf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // Overlong.
 }
 
+TEST(LabelValueTest, FindsTheLabelByNameOrIsEmpty) {
+  const Labels labels{{"zone", "cpu-thermal"}, {"type", "passive"}};
+  EXPECT_EQ(LabelValue(labels, "zone"), "cpu-thermal");
+  EXPECT_EQ(LabelValue(labels, "type"), "passive");
+  EXPECT_EQ(LabelValue(labels, "gpu"), "");
+  EXPECT_EQ(LabelValue(Labels{}, "zone"), "");
+}
+
+TEST(IsLabelNameTest, AcceptsPrometheusLabelNamesOnly) {
+  for (const char* name : {"a", "_", "zone", "trip_type", "A1", "_9"}) {
+    EXPECT_TRUE(IsLabelName(name)) << name;
+  }
+  for (const char* name : {"", "1a", "a-b", "a.b", "caf\xC3\xA9", " a"}) {
+    EXPECT_FALSE(IsLabelName(name)) << name;
+  }
+}
+
 }  // namespace
 }  // namespace edgemond

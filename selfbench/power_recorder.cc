@@ -8,15 +8,6 @@ namespace {
 
 using Points = std::vector<std::pair<SteadyTime, double>>;
 
-double Seconds(SteadyTime::duration d) { return std::chrono::duration<double>(d).count(); }
-
-std::string LabelValue(const Labels& labels, std::string_view name) {
-  for (const Label& label : labels) {
-    if (label.name == name) return label.value;
-  }
-  return "";
-}
-
 // Linear interpolation. REQUIRES: points.front().first <= t <= points.back().first.
 double ValueAt(const Points& points, SteadyTime t) {
   const auto after = std::lower_bound(points.begin(), points.end(), t,

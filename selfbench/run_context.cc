@@ -6,13 +6,6 @@
 namespace edgemond::selfbench {
 namespace {
 
-std::string LabelValue(const Labels& labels, std::string_view name) {
-  for (const Label& label : labels) {
-    if (label.name == name) return label.value;
-  }
-  return "";
-}
-
 bool IsReading(std::string_view metric) {
   return metric == "edgemond_thermal_zone_celsius" || metric == "edgemond_cpu_frequency_hertz" ||
          metric == "edgemond_gpu_frequency_hertz" || metric == "edgemond_emc_frequency_hertz";

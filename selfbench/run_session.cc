@@ -10,8 +10,6 @@
 namespace edgemond::selfbench {
 namespace {
 
-double Seconds(SteadyTime::duration d) { return std::chrono::duration<double>(d).count(); }
-
 WallTime ToWall(SteadyTime t, SteadyTime now, WallTime wall_now) {
   return wall_now - std::chrono::duration_cast<WallTime::duration>(now - t);
 }

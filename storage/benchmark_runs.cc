@@ -159,7 +159,7 @@ constexpr Column OptionalTime(std::string_view name) {
 using R = BenchmarkRun;
 
 // clang-format off
-constexpr Column kColumns[] = {
+constexpr Column kRunColumns[] = {
     Text<&R::model>("model"),
     Text<&R::trigger>("trigger"),
     {"status",
@@ -240,7 +240,7 @@ constexpr Column kColumns[] = {
 
 std::string ColumnList() {
   std::string out;
-  for (const Column& column : kColumns) {
+  for (const Column& column : kRunColumns) {
     out += (out.empty() ? "" : ", ") + std::string(column.name);
   }
   return out;
@@ -260,8 +260,8 @@ std::optional<double> ReadOptional(const Statement& s, int i) {
 }
 
 Status BindRun(Statement& statement, const BenchmarkRun& run, int first) {
-  for (std::size_t c = 0; c < std::size(kColumns); ++c) {
-    kColumns[c].bind(statement, first + static_cast<int>(c), run);
+  for (std::size_t c = 0; c < std::size(kRunColumns); ++c) {
+    kRunColumns[c].bind(statement, first + static_cast<int>(c), run);
   }
   return Status::Ok();
 }
@@ -269,8 +269,8 @@ Status BindRun(Statement& statement, const BenchmarkRun& run, int first) {
 Result<BenchmarkRun> ReadRun(const Statement& row) {
   BenchmarkRun run;
   run.id = row.ColumnInt64(0);
-  for (std::size_t c = 0; c < std::size(kColumns); ++c) {
-    EDGEMOND_RETURN_IF_ERROR(kColumns[c].read(row, static_cast<int>(c) + 1, run));
+  for (std::size_t c = 0; c < std::size(kRunColumns); ++c) {
+    EDGEMOND_RETURN_IF_ERROR(kRunColumns[c].read(row, static_cast<int>(c) + 1, run));
   }
   return run;
 }
@@ -371,7 +371,7 @@ Result<std::int64_t> BenchmarkRuns::Insert(const BenchmarkRun& run) {
   sqlite::Transaction transaction(*db_, sqlite::Transaction::Mode::kImmediate);
   EDGEMOND_RETURN_IF_ERROR(transaction.Begin());
   std::string placeholders;
-  for (std::size_t c = 0; c < std::size(kColumns); ++c) placeholders += c == 0 ? "?" : ",?";
+  for (std::size_t c = 0; c < std::size(kRunColumns); ++c) placeholders += c == 0 ? "?" : ",?";
   EDGEMOND_ASSIGN_OR_RETURN(auto insert,
                             db_->GetCachedStatement("INSERT INTO benchmark_runs (" + ColumnList() +
                                                     ") VALUES (" + placeholders + ")"));
@@ -390,13 +390,13 @@ Status BenchmarkRuns::Update(const BenchmarkRun& run) {
   sqlite::Transaction transaction(*db_, sqlite::Transaction::Mode::kImmediate);
   EDGEMOND_RETURN_IF_ERROR(transaction.Begin());
   std::string assignments;
-  for (const Column& column : kColumns) {
+  for (const Column& column : kRunColumns) {
     assignments += (assignments.empty() ? "" : ", ") + std::string(column.name) + " = ?";
   }
   EDGEMOND_ASSIGN_OR_RETURN(auto update, db_->GetCachedStatement("UPDATE benchmark_runs SET " +
                                                                  assignments + " WHERE id = ?"));
   EDGEMOND_RETURN_IF_ERROR(BindRun(update, run, 0));
-  update.BindInt64(static_cast<int>(std::size(kColumns)), run.id);
+  update.BindInt64(static_cast<int>(std::size(kRunColumns)), run.id);
   EDGEMOND_RETURN_IF_ERROR(update.Run());
   if (db_->Changes() == 0) {
     return Status::NotFound("no benchmark run " + std::to_string(run.id));

@@ -105,4 +105,16 @@ bool IsTegraBoard(const RootedFs& fs) {
                      [](const std::string& c) { return StartsWith(c, "nvidia,tegra"); });
 }
 
+std::vector<std::string> CpufreqPolicyDirs(const RootedFs& fs) {
+  constexpr std::string_view kCpufreqDir = "/sys/devices/system/cpu/cpufreq";
+  std::vector<std::string> dirs;
+  auto entries = fs.ListDir(kCpufreqDir);
+  if (!entries.ok()) return dirs;
+  for (const std::string& entry : *entries) {
+    if (IndexedName(entry, "policy") >= 0)
+      dirs.push_back(std::string(kCpufreqDir) + "/" + entry + "/");
+  }
+  return dirs;
+}
+
 }  // namespace edgemond::collectors::internal

@@ -47,6 +47,10 @@ struct HwmonChip {
 // read. Fails only when /sys/class/hwmon cannot be listed (kNotFound on a machine without it).
 Result<std::vector<HwmonChip>> ListHwmonChips(const RootedFs& fs);
 
+// Every cpufreq policy directory (/sys/devices/system/cpu/cpufreq/policyN/, with the trailing
+// slash), in the order the directory lists them; none when the directory cannot be listed.
+std::vector<std::string> CpufreqPolicyDirs(const RootedFs& fs);
+
 // The strings of a device-tree property: NUL-separated, the last one NUL-terminated
 // ("nvidia,p3768-0000+p3767-0005\0nvidia,tegra234\0" -> {"nvidia,p3768-0000+p3767-0005",
 // "nvidia,tegra234"}). Empty strings are dropped. Pure.

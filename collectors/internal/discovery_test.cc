@@ -51,6 +51,28 @@ TEST(HwmonChipsTest, ListedInIndexOrderWithUniqueIdsAndTheirDevice) {
   EXPECT_EQ((*chips)[1].id, "virtual/acme.1");
 }
 
+TEST(CpufreqPolicyDirsTest, EveryPolicyDirectoryAndNothingElse) {
+  edgemond::testing::FakeSysfs sysfs;
+  const std::string cpufreq = "sys/devices/system/cpu/cpufreq/";
+  for (const char* policy : {"policy4", "policy0", "policyx"}) {
+    sysfs.Write(cpufreq + policy + "/scaling_max_freq", "1500000\n");
+  }
+  sysfs.Write(cpufreq + "boost", "1\n");
+  auto fs = RootedFs::Open(sysfs.path());
+  ASSERT_TRUE(fs.ok()) << fs.status();
+  EXPECT_EQ(CpufreqPolicyDirs(*fs),
+            (std::vector<std::string>{"/sys/devices/system/cpu/cpufreq/policy0/",
+                                      "/sys/devices/system/cpu/cpufreq/policy4/"}));
+}
+
+TEST(CpufreqPolicyDirsTest, NoneWithoutCpufreq) {
+  edgemond::testing::FakeSysfs sysfs;
+  sysfs.Write("sys/devices/system/cpu/online", "0-3\n");
+  auto fs = RootedFs::Open(sysfs.path());
+  ASSERT_TRUE(fs.ok()) << fs.status();
+  EXPECT_TRUE(CpufreqPolicyDirs(*fs).empty());
+}
+
 TEST(HwmonChipsTest, NoHwmonClassIsNotFound) {
   edgemond::testing::TempDir dir;
   auto fs = RootedFs::Open(dir.path());

@@ -4,15 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/kernels/kernel_util.h"
 #include "engine/kernels/window.h"
 
 namespace edgemond::engine {
 namespace {
-
-// Division rounding toward negative infinity (b > 0).
-std::int64_t FloorDiv(std::int64_t a, std::int64_t b) {
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
 
 // The output positions o in [0, out) whose input position o * stride + offset is in [0, in).
 void ValidRange(std::int64_t offset, std::int64_t stride, std::int64_t in, std::int64_t out,

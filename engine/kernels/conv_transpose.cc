@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/kernels/kernel_util.h"
 #include "engine/kernels/window.h"
 
 namespace edgemond::engine {
@@ -12,11 +13,6 @@ namespace {
 // Beyond this, a stride, dilation, pad or requested size only comes from a corrupt model; the
 // bound keeps every size computation below exact in int64.
 constexpr std::int64_t kMaxGeometryValue = std::int64_t{1} << 24;
-
-// Division rounding toward negative infinity (b > 0), as Python's //.
-std::int64_t FloorDiv(std::int64_t a, std::int64_t b) {
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
 
 }  // namespace
 

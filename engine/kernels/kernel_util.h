@@ -33,6 +33,11 @@ std::vector<std::int64_t> Strides(std::span<const std::int64_t> dims);
 // Product of dims[begin, end).
 std::int64_t DimProduct(std::span<const std::int64_t> dims, int begin, int end);
 
+// Division rounding toward negative infinity, as Python's // (b > 0).
+inline std::int64_t FloorDiv(std::int64_t a, std::int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
 // Type lists for PrepareContext::RequireInputType.
 inline constexpr std::initializer_list<DataType> kFloatTypes = {DataType::kFloat32,
                                                                 DataType::kFloat64};

@@ -8,10 +8,10 @@
 namespace edgemond::engine {
 namespace {
 
-using Json = nlohmann::json;
+using JsonValue = nlohmann::json;
 
-const Json* At(const Json& root, std::initializer_list<std::string_view> keys) {
-  const Json* node = &root;
+const JsonValue* At(const JsonValue& root, std::initializer_list<std::string_view> keys) {
+  const JsonValue* node = &root;
   for (std::string_view key : keys) {
     if (!node->is_object()) return nullptr;
     const auto it = node->find(key);
@@ -21,14 +21,14 @@ const Json* At(const Json& root, std::initializer_list<std::string_view> keys) {
   return node;
 }
 
-std::optional<double> Number(const Json& root, std::initializer_list<std::string_view> keys) {
-  const Json* node = At(root, keys);
+std::optional<double> Number(const JsonValue& root, std::initializer_list<std::string_view> keys) {
+  const JsonValue* node = At(root, keys);
   if (node == nullptr || !node->is_number()) return std::nullopt;
   return node->get<double>();
 }
 
-std::string Text(const Json& root, std::initializer_list<std::string_view> keys) {
-  const Json* node = At(root, keys);
+std::string Text(const JsonValue& root, std::initializer_list<std::string_view> keys) {
+  const JsonValue* node = At(root, keys);
   return node != nullptr && node->is_string() ? node->get<std::string>() : "";
 }
 
@@ -38,15 +38,15 @@ std::optional<double> Scaled(std::optional<double> value, double factor) {
 }
 
 // An edgemond-bench --json report.
-ReportRow FromBenchReport(const Json& report, std::string_view name) {
+ReportRow FromBenchReport(const JsonValue& report, std::string_view name) {
   ReportRow row;
   const std::string path = Text(report, {"model", "path"});
   row.model = path.empty() ? std::string(name) : std::filesystem::path(path).stem().string();
-  if (const Json* error = At(report, {"error"})) {
+  if (const JsonValue* error = At(report, {"error"})) {
     row.note = "failed: " + Text(*error, {"message"});
     return row;
   }
-  if (const Json* inputs = At(report, {"model", "inputs"});
+  if (const JsonValue* inputs = At(report, {"model", "inputs"});
       inputs != nullptr && inputs->is_array() && !inputs->empty()) {
     row.precision = Text((*inputs)[0], {"type"});
   }
@@ -63,7 +63,7 @@ ReportRow FromBenchReport(const Json& report, std::string_view name) {
 }
 
 // A run as the daemon's API serves it.
-ReportRow FromRun(const Json& run) {
+ReportRow FromRun(const JsonValue& run) {
   ReportRow row;
   row.model = Text(run, {"model"});
   const std::string status = Text(run, {"status"});
@@ -116,11 +116,11 @@ Result<std::vector<ReportRow>> ReportRowsFromJson(const nlohmann::json& document
                                                   std::string_view name) {
   if (!document.is_object()) return Status::InvalidArgument("not a JSON object");
   // The API's envelope: {"status": ..., "data": ...}.
-  if (const Json* data = At(document, {"data"})) {
+  if (const JsonValue* data = At(document, {"data"})) {
     std::vector<ReportRow> rows;
-    if (const Json* models = At(*data, {"models"}); models != nullptr && models->is_array()) {
-      for (const Json& model : *models) {  // GET /api/v1/benchmarks
-        const Json* latest = At(model, {"latest"});
+    if (const JsonValue* models = At(*data, {"models"}); models != nullptr && models->is_array()) {
+      for (const JsonValue& model : *models) {  // GET /api/v1/benchmarks
+        const JsonValue* latest = At(model, {"latest"});
         if (latest != nullptr && latest->is_object()) {
           rows.push_back(FromRun(*latest));
         } else {
@@ -132,11 +132,12 @@ Result<std::vector<ReportRow>> ReportRowsFromJson(const nlohmann::json& document
       }
       return rows;
     }
-    if (const Json* runs = At(*data, {"runs"}); runs != nullptr && runs->is_array()) {
-      for (const Json& run : *runs) rows.push_back(FromRun(run));  // GET /api/v1/benchmarks/{m}
+    if (const JsonValue* runs = At(*data, {"runs"}); runs != nullptr && runs->is_array()) {
+      for (const JsonValue& run : *runs)
+        rows.push_back(FromRun(run));  // GET /api/v1/benchmarks/{m}
       return rows;
     }
-    if (const Json* run = At(*data, {"run"}); run != nullptr && run->is_object()) {
+    if (const JsonValue* run = At(*data, {"run"}); run != nullptr && run->is_object()) {
       return std::vector<ReportRow>{FromRun(*run)};  // GET /api/v1/benchmarks/runs/{id}
     }
     return Status::InvalidArgument("an edgemond API answer, but not about benchmarks");
