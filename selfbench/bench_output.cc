@@ -71,7 +71,7 @@ std::vector<std::string> BenchCommandLine(const std::string& bench_path, const M
   return argv;
 }
 
-Result<BenchOutput> ParseBenchOutput(std::string_view text) {
+Result<BenchOutput> ParseBenchOutput(std::string_view text, BenchmarkRun& run) {
   const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object()) {
     return Status::Corruption("edgemond-bench did not print a JSON report");
@@ -87,43 +87,46 @@ Result<BenchOutput> ParseBenchOutput(std::string_view text) {
   }
   const auto file = IntAt(json, {"model", "file_bytes"});
   const auto external = IntAt(json, {"model", "external_data_bytes"});
-  if (file) out.model_bytes = *file + external.value_or(0);
-  out.parameters = IntAt(json, {"model", "parameters"});
-  out.flops = IntAt(json, {"model", "flops"});
+  run.model_bytes = file ? std::optional(*file + external.value_or(0)) : std::nullopt;
+  run.parameters = IntAt(json, {"model", "parameters"});
+  run.flops = IntAt(json, {"model", "flops"});
+  run.precision.clear();
   if (const Json* inputs = Path(json, {"model", "inputs"});
       inputs != nullptr && inputs->is_array() && !inputs->empty()) {
     if (const Json* type = Path((*inputs)[0], {"type"}); type != nullptr && type->is_string()) {
-      out.precision = type->get<std::string>();
+      run.precision = type->get<std::string>();
     }
   }
-  out.load_ms = DoubleAt(json, {"load_ms"});
-  out.warmup_ms = DoubleAt(json, {"warmup_ms"});
-  out.runs = IntAt(json, {"latency_ms", "runs"});
-  out.latency_min_ms = DoubleAt(json, {"latency_ms", "min"});
-  out.latency_mean_ms = DoubleAt(json, {"latency_ms", "mean"});
-  out.latency_p50_ms = DoubleAt(json, {"latency_ms", "p50"});
-  out.latency_p90_ms = DoubleAt(json, {"latency_ms", "p90"});
-  out.latency_p99_ms = DoubleAt(json, {"latency_ms", "p99"});
-  out.latency_max_ms = DoubleAt(json, {"latency_ms", "max"});
-  out.throughput_per_second = DoubleAt(json, {"throughput_per_second"});
+  run.load_ms = DoubleAt(json, {"load_ms"});
+  run.warmup_ms = DoubleAt(json, {"warmup_ms"});
+  run.runs = IntAt(json, {"latency_ms", "runs"});
+  run.latency_min_ms = DoubleAt(json, {"latency_ms", "min"});
+  run.latency_mean_ms = DoubleAt(json, {"latency_ms", "mean"});
+  run.latency_p50_ms = DoubleAt(json, {"latency_ms", "p50"});
+  run.latency_p90_ms = DoubleAt(json, {"latency_ms", "p90"});
+  run.latency_p99_ms = DoubleAt(json, {"latency_ms", "p99"});
+  run.latency_max_ms = DoubleAt(json, {"latency_ms", "max"});
+  run.throughput_per_second = DoubleAt(json, {"throughput_per_second"});
   out.window_start = MonotonicAt(json, {"window", "start_monotonic_ns"});
   out.window_end = MonotonicAt(json, {"window", "end_monotonic_ns"});
-  out.arena_bytes = IntAt(json, {"memory", "arena_bytes"});
-  out.peak_rss_bytes = IntAt(json, {"memory", "peak_rss_bytes"});
+  run.arena_bytes = IntAt(json, {"memory", "arena_bytes"});
+  if (!run.peak_rss_bytes) run.peak_rss_bytes = IntAt(json, {"memory", "peak_rss_bytes"});
 
   if (const Json* check = Path(json, {"check"}); check != nullptr && check->is_object()) {
     if (const Json* passed = Path(*check, {"passed"}); passed != nullptr && passed->is_boolean()) {
       out.check_passed = passed->get<bool>();
     }
+    std::optional<double> max_abs_error;
+    std::optional<bool> top1_match;
     if (const Json* outputs = Path(*check, {"outputs"});
         outputs != nullptr && outputs->is_array()) {
       for (const Json& output : *outputs) {
         if (const auto error = DoubleAt(output, {"max_abs_error"})) {
-          out.max_abs_error = std::max(out.max_abs_error.value_or(0.0), *error);
+          max_abs_error = std::max(max_abs_error.value_or(0.0), *error);
         }
         if (const Json* top1 = Path(output, {"top1_match"});
             top1 != nullptr && top1->is_boolean()) {
-          out.top1_match = out.top1_match.value_or(true) && top1->get<bool>();
+          top1_match = top1_match.value_or(true) && top1->get<bool>();
         }
         if (out.check_detail.empty()) {
           const Json* name = Path(output, {"name"});
@@ -141,6 +144,11 @@ Result<BenchOutput> ParseBenchOutput(std::string_view text) {
           }
         }
       }
+    }
+    if (out.check_passed) {
+      run.outputs_match = out.check_passed;
+      run.max_abs_error = max_abs_error;
+      run.top1_match = top1_match;
     }
   }
   return out;

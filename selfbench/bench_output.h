@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/benchmark.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "selfbench/model_spec.h"
@@ -22,40 +23,27 @@ namespace edgemond::selfbench {
 // [--input-shape NAME:DIMS]... [--check DIR --tolerance R]`.
 std::vector<std::string> BenchCommandLine(const std::string& bench_path, const ModelSpec& spec);
 
-// What a --json report says. Absent keys stay empty: an older or newer edgemond-bench still
-// reports what both know.
+// What a --json report says beside the measurements it writes into the run's record. Absent
+// keys stay empty: an older or newer edgemond-bench still reports what both know.
 struct BenchOutput {
   // {"error": {"code", "message"}}: the model could not be loaded or run.
   std::optional<std::string> error_code;
   std::optional<std::string> error_message;
-
-  std::optional<std::int64_t> model_bytes;  // file_bytes + external_data_bytes
-  std::optional<std::int64_t> parameters;
-  std::optional<std::int64_t> flops;
-  std::string precision;  // The first input's element type.
-
-  std::optional<double> load_ms;
-  std::optional<double> warmup_ms;
-  std::optional<std::int64_t> runs;
-  std::optional<double> latency_min_ms, latency_mean_ms, latency_p50_ms, latency_p90_ms,
-      latency_p99_ms, latency_max_ms;
-  std::optional<double> throughput_per_second;
   // The timed window on CLOCK_MONOTONIC (the same clock as the daemon's SteadyTime).
   std::optional<SteadyTime> window_start;
   std::optional<SteadyTime> window_end;
-
-  std::optional<std::int64_t> arena_bytes;
-  std::optional<std::int64_t> peak_rss_bytes;
-
-  // --check.
+  // --check: whether every output matched, and the first mismatching output's detail.
   std::optional<bool> check_passed;
-  std::optional<double> max_abs_error;  // Largest over the outputs.
-  std::optional<bool> top1_match;       // All outputs agree on their top-1.
-  std::string check_detail;             // The first mismatching output's detail.
+  std::string check_detail;
 };
 
-// Parses the report. kCorruption when `text` is not one JSON object.
-Result<BenchOutput> ParseBenchOutput(std::string_view text);
+// Parses the report and writes its measurements into `run`: model_bytes (file plus external
+// data), parameters, flops, precision (the first input's element type), load_ms, warmup_ms,
+// runs, the latencies, throughput_per_second and arena_bytes; peak_rss_bytes unless `run` has
+// it (the daemon's own measurement of the child comes first); and with --check outputs_match,
+// max_abs_error (the largest over the outputs) and top1_match (all outputs agree). kCorruption
+// when `text` is not one JSON object; then, and when the report is an error, `run` is unchanged.
+Result<BenchOutput> ParseBenchOutput(std::string_view text, BenchmarkRun& run);
 
 }  // namespace edgemond::selfbench
 

@@ -28,7 +28,9 @@ TEST(BenchOutputTest, CommandLineCarriesEverySetting) {
                                       "25", "--threads", "4"}));
 }
 
-TEST(BenchOutputTest, ReadsAReport) {
+TEST(BenchOutputTest, ReadsAReportIntoTheRunsRecord) {
+  BenchmarkRun run;
+  run.model = "m";
   const auto out = ParseBenchOutput(R"({
     "model": {"path": "/m.onnx", "file_bytes": 1000, "external_data_bytes": 24,
               "parameters": 250, "flops": 4000,
@@ -44,51 +46,72 @@ TEST(BenchOutputTest, ReadsAReport) {
               "outputs": [{"name": "y", "passed": true, "max_abs_error": 1e-7, "top1_match": true},
                           {"name": "z", "passed": false, "max_abs_error": 0.5,
                            "top1_match": false, "detail": "element 3: 1 vs 1.5"}]}
-  })");
+  })",
+                                    run);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_FALSE(out->error_message);
-  EXPECT_EQ(out->model_bytes, 1024);
-  EXPECT_EQ(out->parameters, 250);
-  EXPECT_EQ(out->flops, 4000);
-  EXPECT_EQ(out->precision, "float32");
-  EXPECT_EQ(out->load_ms, 1.5);
-  EXPECT_EQ(out->warmup_ms, 0.6);
-  EXPECT_EQ(out->runs, 40);
-  EXPECT_EQ(out->latency_p50_ms, 0.19);
-  EXPECT_EQ(out->latency_p99_ms, 0.4);
-  EXPECT_EQ(out->throughput_per_second, 5000.0);
+  EXPECT_EQ(run.model, "m");  // What the report does not measure stays.
+  EXPECT_EQ(run.model_bytes, 1024);
+  EXPECT_EQ(run.parameters, 250);
+  EXPECT_EQ(run.flops, 4000);
+  EXPECT_EQ(run.precision, "float32");
+  EXPECT_EQ(run.load_ms, 1.5);
+  EXPECT_EQ(run.warmup_ms, 0.6);
+  EXPECT_EQ(run.runs, 40);
+  EXPECT_EQ(run.latency_min_ms, 0.1);
+  EXPECT_EQ(run.latency_mean_ms, 0.2);
+  EXPECT_EQ(run.latency_p50_ms, 0.19);
+  EXPECT_EQ(run.latency_p90_ms, 0.3);
+  EXPECT_EQ(run.latency_p99_ms, 0.4);
+  EXPECT_EQ(run.latency_max_ms, 0.5);
+  EXPECT_EQ(run.throughput_per_second, 5000.0);
   ASSERT_TRUE(out->window_start && out->window_end);
   EXPECT_EQ(*out->window_end - *out->window_start, std::chrono::milliseconds(8));
-  EXPECT_EQ(out->arena_bytes, 4096);
-  EXPECT_EQ(out->peak_rss_bytes, 12345678);
+  EXPECT_EQ(run.arena_bytes, 4096);
+  EXPECT_EQ(run.peak_rss_bytes, 12345678);
   EXPECT_EQ(out->check_passed, false);
-  EXPECT_EQ(out->max_abs_error, 0.5);
-  EXPECT_EQ(out->top1_match, false);
+  EXPECT_EQ(run.outputs_match, false);
+  EXPECT_EQ(run.max_abs_error, 0.5);
+  EXPECT_EQ(run.top1_match, false);
   EXPECT_EQ(out->check_detail, "output z: element 3: 1 vs 1.5");
 }
 
-TEST(BenchOutputTest, ReadsAnError) {
+TEST(BenchOutputTest, TheDaemonsOwnPeakRssComesFirst) {
+  BenchmarkRun run;
+  run.peak_rss_bytes = 999;
+  ASSERT_TRUE(ParseBenchOutput(R"({"memory": {"peak_rss_bytes": 12345678}})", run).ok());
+  EXPECT_EQ(run.peak_rss_bytes, 999);
+}
+
+TEST(BenchOutputTest, ReadsAnErrorAndLeavesTheRecordAlone) {
+  BenchmarkRun run;
+  run.precision = "float32";
   const auto out = ParseBenchOutput(
-      R"({"error": {"code": "corruption", "message": "not an ONNX model: parse failed"}})");
+      R"({"error": {"code": "corruption", "message": "not an ONNX model: parse failed"}})", run);
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(out->error_code, "corruption");
   EXPECT_EQ(out->error_message, "not an ONNX model: parse failed");
+  EXPECT_EQ(run.precision, "float32");
 }
 
 TEST(BenchOutputTest, AReportWithoutTheNewerKeysStillReads) {
-  const auto out = ParseBenchOutput(R"({"latency_ms": {"runs": 3, "p50": 2.0}})");
+  BenchmarkRun run;
+  const auto out = ParseBenchOutput(R"({"latency_ms": {"runs": 3, "p50": 2.0}})", run);
   ASSERT_TRUE(out.ok());
-  EXPECT_EQ(out->latency_p50_ms, 2.0);
+  EXPECT_EQ(run.latency_p50_ms, 2.0);
   EXPECT_FALSE(out->window_start);
-  EXPECT_FALSE(out->warmup_ms);
+  EXPECT_FALSE(run.warmup_ms);
   EXPECT_FALSE(out->check_passed);
+  EXPECT_FALSE(run.outputs_match);
 }
 
 TEST(BenchOutputTest, RefusesWhatIsNotAReport) {
-  EXPECT_EQ(ParseBenchOutput("").status().code(), StatusCode::kCorruption);
-  EXPECT_EQ(ParseBenchOutput("Segmentation fault").status().code(), StatusCode::kCorruption);
-  EXPECT_EQ(ParseBenchOutput("[1, 2]").status().code(), StatusCode::kCorruption);
-  EXPECT_EQ(ParseBenchOutput(R"({"latency_ms": )").status().code(), StatusCode::kCorruption);
+  BenchmarkRun run;
+  run.runs = 7;
+  for (const char* text : {"", "Segmentation fault", "[1, 2]", R"({"latency_ms": )"}) {
+    EXPECT_EQ(ParseBenchOutput(text, run).status().code(), StatusCode::kCorruption) << text;
+  }
+  EXPECT_EQ(run.runs, 7);
 }
 
 }  // namespace

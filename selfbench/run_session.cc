@@ -150,7 +150,10 @@ void RunSession::Finish(SteadyTime now, WallTime wall_now) {
     Fail(with_stderr(std::move(message)), now, wall_now);
     return;
   }
-  const Result<BenchOutput> parsed = ParseBenchOutput(child_->stdout_text());
+  // The report's measurements go into a copy of the record, which becomes the record only if
+  // the run succeeded: a failed run keeps none of them.
+  BenchmarkRun measured = run_;
+  const Result<BenchOutput> parsed = ParseBenchOutput(child_->stdout_text(), measured);
   if (!parsed.ok()) {
     Fail(with_stderr("edgemond-bench printed no report (" + exit.Describe() + ")"), now, wall_now);
     return;
@@ -167,27 +170,7 @@ void RunSession::Finish(SteadyTime now, WallTime wall_now) {
     return;
   }
 
-  run_.model_bytes = out.model_bytes;
-  run_.parameters = out.parameters;
-  run_.flops = out.flops;
-  run_.precision = out.precision;
-  run_.load_ms = out.load_ms;
-  run_.warmup_ms = out.warmup_ms;
-  run_.runs = out.runs;
-  run_.latency_min_ms = out.latency_min_ms;
-  run_.latency_mean_ms = out.latency_mean_ms;
-  run_.latency_p50_ms = out.latency_p50_ms;
-  run_.latency_p90_ms = out.latency_p90_ms;
-  run_.latency_p99_ms = out.latency_p99_ms;
-  run_.latency_max_ms = out.latency_max_ms;
-  run_.throughput_per_second = out.throughput_per_second;
-  run_.arena_bytes = out.arena_bytes;
-  if (out.peak_rss_bytes && !run_.peak_rss_bytes) run_.peak_rss_bytes = out.peak_rss_bytes;
-  if (out.check_passed) {
-    run_.outputs_match = out.check_passed;
-    run_.max_abs_error = out.max_abs_error;
-    run_.top1_match = out.top1_match;
-  }
+  run_ = std::move(measured);
 
   if (out.window_start && out.window_end && *out.window_end > *out.window_start) {
     const SteadyTime from = *out.window_start;
