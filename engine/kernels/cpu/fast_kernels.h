@@ -217,11 +217,10 @@ inline std::int64_t PanelGroupWeightBytes(std::int64_t k, int tile_panels) {
 // The layout of a convolution's packed weights (ConvArgs::packed_panels) for `kernels`, K = k:
 // the panels of a tile side by side where a panel group's weights stay in the L2 cache (the
 // layers that run tile by tile), so a tile reads one stream rather than tile_panels streams K
-// rows apart that share an L1 set where K is a multiple of 64 (AVX-512, layers alone: 5-7 %
-// faster); one panel after another where they do not (the layers that run chunk by chunk,
-// whose several streams were 4 % faster: 7x7 512->512 3x3). Dense layers keep one panel after
-// another: their weights come from memory, where several streams are faster (an MLP of
-// 1024-2048-2048-1000 at batch 1: 10-15 %).
+// rows apart that share an L1 set where K is a multiple of 64; one panel after another where
+// they do not (the layers that run chunk by chunk, whose several streams are faster). Dense
+// layers keep one panel after another: their weights come from memory, where several streams
+// are faster. ADR 0108 has the figures.
 int ConvPackedPanels(const FastKernels& kernels, std::int64_t k);
 
 // Packs ONNX convolution weights [groups * out_c][in_c][kernel_h][kernel_w] (OIHW) into
