@@ -22,6 +22,10 @@
 
 namespace edgemond::bench {
 
+// When the simulation starts: 2026-01-01T00:00:00Z plus 123 ms, since a daemon's ticks are not
+// aligned to the second.
+inline constexpr std::int64_t kSimulationStartMs = 1767225600123;
+
 struct Reading {
   int series = 0;  // Index into DeviceSimulator::series().
   std::int64_t at_ms = 0;
