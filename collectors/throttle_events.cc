@@ -17,8 +17,8 @@ std::vector<ThrottleEvent> ThrottleEventTracker::Update(const std::vector<Sample
       continue;
     }
     const bool now_active = *sample.value != 0;
-    auto key =
-        std::make_pair(LabelValue(sample.labels, "component"), LabelValue(sample.labels, "reason"));
+    auto key = std::make_pair(std::string(LabelValue(sample.labels, "component")),
+                              std::string(LabelValue(sample.labels, "reason")));
     const auto it = active_.find(key);
     const bool was_active = it != active_.end() && it->second;
     if (now_active != was_active && (it != active_.end() || now_active)) {

@@ -107,7 +107,7 @@ std::string SanitizeUtf8(std::string_view text) {
   return out;
 }
 
-std::string LabelValue(const Labels& labels, std::string_view name) {
+std::string_view LabelValue(const Labels& labels, std::string_view name) {
   for (const Label& label : labels) {
     if (label.name == name) return label.value;
   }

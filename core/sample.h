@@ -109,8 +109,8 @@ inline std::string SeriesKey(const Sample& sample) {
 // Escapes a label value for the Prometheus text format and SeriesKey: \ -> \\, " -> \", \n -> \n.
 std::string EscapeLabelValue(std::string_view value);
 
-// The value of the label called `name`; empty when there is none.
-std::string LabelValue(const Labels& labels, std::string_view name);
+// The value of the label called `name` (a view into `labels`); empty when there is none.
+std::string_view LabelValue(const Labels& labels, std::string_view name);
 
 // Whether `name` is a valid Prometheus label name: [a-zA-Z_][a-zA-Z0-9_]*.
 bool IsLabelName(std::string_view name);

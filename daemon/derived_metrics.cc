@@ -25,13 +25,6 @@ constexpr MetricDesc kPowerBudgetRatio{
     "Input power as a share of the configured power budget (alerts.power_budget_watts)",
     MetricType::kGauge, "ratio"};
 
-std::string_view LabelOf(const Sample& sample, std::string_view name) {
-  for (const Label& label : sample.labels) {
-    if (label.name == name) return label.value;
-  }
-  return {};
-}
-
 SampleDeriver::Input InputOf(const MetricDesc& desc) {
   using Input = SampleDeriver::Input;
   if (desc.name == "edgemond_memory_available_bytes") return Input::kMemoryAvailable;
@@ -84,8 +77,8 @@ void SampleDeriver::MakePlan() {
   headroom_used_ = 0;
   trip_mins_.clear();  // The trip samples by (zone, trip type).
   for (std::size_t i = 0; i < trips_.size(); ++i) {
-    const std::string_view zone = LabelOf(*trips_[i], "zone");
-    const std::string_view type = LabelOf(*trips_[i], "trip_type");
+    const std::string_view zone = LabelValue(trips_[i]->labels, "zone");
+    const std::string_view type = LabelValue(trips_[i]->labels, "trip_type");
     auto found = std::find_if(trip_mins_.begin(), trip_mins_.end(), [&](const TripMin& trip) {
       return trip.zone == zone && trip.trip_type == type;
     });
@@ -94,7 +87,7 @@ void SampleDeriver::MakePlan() {
   }
   plan_.clear();
   for (std::size_t z = 0; z < zones_.size(); ++z) {
-    const std::string_view zone_name = LabelOf(*zones_[z], "zone");
+    const std::string_view zone_name = LabelValue(zones_[z]->labels, "zone");
     zone_trips_.clear();
     for (const TripMin& trip : trip_mins_) {
       if (trip.zone == zone_name) zone_trips_.push_back(&trip);
@@ -104,7 +97,8 @@ void SampleDeriver::MakePlan() {
               [](const TripMin* a, const TripMin* b) { return a->trip_type < b->trip_type; });
     for (const TripMin* trip : zone_trips_) {
       plan_.push_back(Headroom{
-          z, trip->trips, HeadroomLabels(zone_name, LabelOf(*zones_[z], "type"), trip->trip_type)});
+          z, trip->trips,
+          HeadroomLabels(zone_name, LabelValue(zones_[z]->labels, "type"), trip->trip_type)});
     }
   }
   // Forget the labels of series that were not derived this time (a zone that went away). When

@@ -111,8 +111,9 @@ void PowerRecorder::Add(SteadyTime at, const std::vector<Sample>& samples) {
       name = LabelValue(sample.labels, "gpu");
     } else if (metric == "edgemond_hwmon_energy_joules_total") {
       kind = "hwmon";
-      const std::string label = LabelValue(sample.labels, "label");
-      name = LabelValue(sample.labels, "chip") + "/" + LabelValue(sample.labels, "sensor") +
+      const std::string label(LabelValue(sample.labels, "label"));
+      name = std::string(LabelValue(sample.labels, "chip")) + "/" +
+             std::string(LabelValue(sample.labels, "sensor")) +
              (label.empty() ? "" : " (" + label + ")");
       counter = true;
     } else {

@@ -30,11 +30,11 @@ RunContext::Snapshot RunContext::Take(const std::vector<Sample>& samples) {
           BenchmarkReading{std::string(metric), sample.labels, sample.value, std::nullopt});
     }
     if (metric == "edgemond_power_mode_info" && sample.value) {
-      snapshot.power_mode =
-          LabelValue(sample.labels, "id") + " " + LabelValue(sample.labels, "name");
+      snapshot.power_mode = std::string(LabelValue(sample.labels, "id")) + " " +
+                            std::string(LabelValue(sample.labels, "name"));
     }
     if (metric == "edgemond_cpu_utilization_ratio") {
-      const std::string cpu = LabelValue(sample.labels, "cpu");
+      const std::string_view cpu = LabelValue(sample.labels, "cpu");
       if (cpu == "all") {
         snapshot.cpu_utilization = sample.value;
       } else if (sample.value || sample.missing_reason != "offline") {
@@ -52,8 +52,8 @@ RunContext::Snapshot RunContext::Take(const std::vector<Sample>& samples) {
       gpu_sum += value;
       ++gpu_count;
     } else if (metric == "edgemond_throttled" && value >= 0.5) {
-      snapshot.throttled.push_back(LabelValue(sample.labels, "component") + "/" +
-                                   LabelValue(sample.labels, "reason"));
+      snapshot.throttled.push_back(std::string(LabelValue(sample.labels, "component")) + "/" +
+                                   std::string(LabelValue(sample.labels, "reason")));
     }
   }
   snapshot.cpu_frequency = Mean(cpu_sum, cpu_count);
