@@ -51,18 +51,30 @@ AlertTransition Evaluator::MakeTransition(const Rule& rule, const Instance& inst
   transition.labels = instance.series_labels;
   transition.rule_labels = rule.labels;
   transition.value = instance.value;
-  transition.op = std::string(ComparisonSymbol(rule.op));
-  transition.threshold = rule.trigger;
-  transition.clear_threshold = rule.clear;
+  if (instance.judged) {
+    transition.op = instance.judged->op;
+    transition.threshold = transition.clear_threshold = instance.judged->threshold;
+  } else {
+    transition.op = std::string(ComparisonSymbol(rule.op));
+    transition.threshold = rule.trigger;
+    transition.clear_threshold = rule.clear;
+  }
   transition.at = at;
   transition.active_since = instance.active_since_wall;
   transition.reason = std::string(reason);
+  transition.annotations = Annotations(rule, instance);
+  return transition;
+}
+
+Labels Evaluator::Annotations(const Rule& rule, const Instance& instance) {
+  if (instance.judged) return instance.judged->annotations;
+  Labels out;
   const Labels labels = AlertLabels(rule, instance.series_labels);
   for (const Label& annotation : rule.annotations) {
-    transition.annotations.push_back(
+    out.push_back(
         Label{annotation.name, RenderTemplate(annotation.value, rule, labels, instance.value)});
   }
-  return transition;
+  return out;
 }
 
 std::optional<double> Evaluator::Reduced(const Rule& rule, Instance& instance, SteadyTime now,
@@ -147,7 +159,7 @@ void Evaluator::Clear(const Rule& rule, Instance& instance, SteadyTime now, Wall
 void Evaluator::Step(const Rule& rule, Instance& instance, std::optional<double> value,
                      SteadyTime now, WallTime wall_now, std::vector<AlertTransition>& out) const {
   // Whether the condition holds this tick: true (active), false (cleared), or, with missing data
-  // under the keep policy, unknown (nullopt: nothing changes).
+  // under the keep policy, unknown (nullopt: nothing changes, but for the timeout).
   std::optional<bool> active;
   bool by_missing_data = false;
   if (value) {
@@ -184,13 +196,18 @@ void Evaluator::Step(const Rule& rule, Instance& instance, std::optional<double>
         break;
     }
   }
+  Advance(rule, instance, *active, by_missing_data, now, wall_now, out);
+}
 
+void Evaluator::Advance(const Rule& rule, Instance& instance, bool active, bool by_missing_data,
+                        SteadyTime now, WallTime wall_now,
+                        std::vector<AlertTransition>& out) const {
   switch (instance.state) {
     case AlertState::kInactive:
-      if (*active) Activate(rule, instance, now, wall_now, by_missing_data, out);
+      if (active) Activate(rule, instance, now, wall_now, by_missing_data, out);
       break;
     case AlertState::kPending:
-      if (!*active) {
+      if (!active) {
         Clear(rule, instance, now, wall_now, by_missing_data ? "no_data" : "cleared", out);
       } else if (now - instance.active_since >= rule.for_duration) {
         instance.state = AlertState::kFiring;
@@ -200,7 +217,7 @@ void Evaluator::Step(const Rule& rule, Instance& instance, std::optional<double>
       }
       break;
     case AlertState::kFiring:
-      if (*active) {
+      if (active) {
         instance.clearing_since.reset();
       } else {
         Clear(rule, instance, now, wall_now, by_missing_data ? "no_data" : "cleared", out);
@@ -266,7 +283,8 @@ std::vector<AlertTransition> Evaluator::Evaluate(const std::vector<Sample>& samp
     auto [it, inserted] = rules_by_desc_.try_emplace(sample.desc);
     if (inserted) {
       for (std::size_t i = 0; i < rules_.size(); ++i) {
-        if (rules_[i].enabled && rules_[i].selector.name == sample.desc->name) {
+        if (rules_[i].enabled && rules_[i].kind == RuleKind::kThreshold &&
+            rules_[i].selector.name == sample.desc->name) {
           it->second.push_back(i);
         }
       }
@@ -275,7 +293,7 @@ std::vector<AlertTransition> Evaluator::Evaluate(const std::vector<Sample>& samp
   }
   for (std::size_t i = 0; i < rules_.size(); ++i) {
     const Rule& rule = rules_[i];
-    if (!rule.enabled) continue;
+    if (!rule.enabled || rule.kind != RuleKind::kThreshold) continue;
     EvaluateRule(rule, states_[i], selected_[i], now, wall_now, out);
   }
   for (std::vector<const Sample*>& selected : selected_) selected.clear();
@@ -348,6 +366,53 @@ std::vector<AlertTransition> Evaluator::Restore(const std::vector<AlertTransitio
     instance.active_since = now - std::chrono::duration_cast<SteadyTime::duration>(age);
     instance.firing_since = transition.at;
     instance.value = transition.value;
+    if (rule->kind == RuleKind::kEvent) {
+      instance.judged = Judged{transition.op, transition.threshold, transition.annotations};
+    }
+  }
+  return out;
+}
+
+std::vector<AlertTransition> Evaluator::Judge(const std::vector<Judgement>& judgements,
+                                              SteadyTime now, WallTime wall_now) {
+  std::vector<AlertTransition> out;
+  for (const Judgement& judgement : judgements) {
+    const auto rule = std::find_if(rules_.begin(), rules_.end(), [&](const Rule& r) {
+      return r.name == judgement.rule && r.enabled && r.kind == RuleKind::kEvent;
+    });
+    if (rule == rules_.end()) continue;
+    auto& instances = states_[static_cast<std::size_t>(rule - rules_.begin())].instances;
+    const std::string key = SeriesKey("", judgement.labels);
+    const auto existing = instances.find(key);
+    // A cleared judgement of an alert that is not active has nothing to change.
+    if (!judgement.condition && existing == instances.end()) continue;
+    Instance& instance = existing != instances.end() ? existing->second : instances[key];
+    instance.series_labels = judgement.labels;
+    instance.value = judgement.value;
+    instance.judged = Judged{judgement.op, judgement.threshold, judgement.annotations};
+    Advance(*rule, instance, judgement.condition, /*by_missing_data=*/false, now, wall_now, out);
+    if (instance.state == AlertState::kInactive) instances.erase(key);
+  }
+  return out;
+}
+
+std::vector<AlertTransition> Evaluator::RetainEvents(const std::function<bool(const Labels&)>& keep,
+                                                     WallTime wall_now) {
+  std::vector<AlertTransition> out;
+  for (std::size_t i = 0; i < rules_.size(); ++i) {
+    if (rules_[i].kind != RuleKind::kEvent) continue;
+    auto& instances = states_[i].instances;
+    for (auto it = instances.begin(); it != instances.end();) {
+      if (keep(it->second.series_labels)) {
+        ++it;
+        continue;
+      }
+      if (it->second.state == AlertState::kFiring) {
+        out.push_back(
+            MakeTransition(rules_[i], it->second, AlertState::kResolved, wall_now, "rule_removed"));
+      }
+      it = instances.erase(it);
+    }
   }
   return out;
 }
@@ -367,17 +432,18 @@ std::vector<ActiveAlert> Evaluator::Active() const {
       alert.labels = instance.series_labels;
       alert.rule_labels = rule.labels;
       alert.value = instance.value;
-      alert.op = std::string(ComparisonSymbol(rule.op));
-      alert.threshold = rule.trigger;
-      alert.clear_threshold = rule.clear;
+      if (instance.judged) {
+        alert.op = instance.judged->op;
+        alert.threshold = alert.clear_threshold = instance.judged->threshold;
+      } else {
+        alert.op = std::string(ComparisonSymbol(rule.op));
+        alert.threshold = rule.trigger;
+        alert.clear_threshold = rule.clear;
+      }
       alert.active_since = instance.active_since_wall;
       alert.firing_since = instance.firing_since;
       alert.missing_since = instance.missing_since_wall;
-      const Labels labels = AlertLabels(rule, instance.series_labels);
-      for (const Label& annotation : rule.annotations) {
-        alert.annotations.push_back(
-            Label{annotation.name, RenderTemplate(annotation.value, rule, labels, instance.value)});
-      }
+      alert.annotations = Annotations(rule, instance);
       keyed.emplace_back(rule.name + "\n" + key, std::move(alert));
     }
   }

@@ -21,6 +21,12 @@
 // collector gap changes nothing for no_data_timeout, so a failed read is never logged as a
 // recovery.
 //
+// Event rules (RuleKind::kEvent, such as the self-benchmarks' model alerts) share the state,
+// the transitions, Active(), Metrics() and Restore() with threshold rules, but their condition is
+// judged by the caller, once per event (Judge()): a judgement that holds fires the alert at once,
+// one that no longer holds resolves it at once, and no judgement changes nothing (an event rule
+// never times out for lack of data).
+//
 // Thread safety: not thread-safe; call from one thread (the daemon's loop). Active() returns a
 // copy the caller may publish to other threads.
 
@@ -30,6 +36,7 @@
 #include <chrono>
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,6 +52,17 @@ namespace edgemond::alerts {
 
 class Evaluator {
  public:
+  // One event rule's verdict on one alert (Judge()).
+  struct Judgement {
+    std::string rule;
+    Labels labels;           // The alert's ({model="detector"}).
+    bool condition = false;  // Holds: the alert fires; no longer holds: it resolves.
+    std::optional<double> value;
+    std::string op;  // What `value` was compared with, as the alert reports it.
+    double threshold = 0;
+    Labels annotations;  // Rendered.
+  };
+
   // Disabled rules are kept (rules() lists them) but never evaluated.
   explicit Evaluator(std::vector<Rule> rules = {});
 
@@ -67,6 +85,17 @@ class Evaluator {
   std::vector<AlertTransition> Restore(const std::vector<AlertTransition>& firing, SteadyTime now,
                                        WallTime wall_now);
 
+  // Applies the judgements of event rules; judgements of unknown, disabled or threshold rules are
+  // ignored. A firing alert that is judged again keeps its start and takes the newest value and
+  // annotations, without a transition.
+  std::vector<AlertTransition> Judge(const std::vector<Judgement>& judgements, SteadyTime now,
+                                     WallTime wall_now);
+
+  // Resolves ("rule_removed") and forgets the firing alerts of event rules whose labels `keep`
+  // rejects (a model that left the configuration).
+  std::vector<AlertTransition> RetainEvents(const std::function<bool(const Labels&)>& keep,
+                                            WallTime wall_now);
+
   // Every pending and firing alert, sorted by rule then labels.
   std::vector<ActiveAlert> Active() const;
 
@@ -80,8 +109,16 @@ class Evaluator {
   static constexpr std::size_t kMaxWindowPoints = 4096;
 
  private:
+  // What the last judgement of an event rule's alert said, in place of the rule's thresholds and
+  // annotation templates.
+  struct Judged {
+    std::string op;
+    double threshold = 0;
+    Labels annotations;
+  };
   struct Instance {
-    Labels series_labels;  // As the collector produced them.
+    Labels series_labels;          // As the collector produced them.
+    std::optional<Judged> judged;  // Event rules only.
     AlertState state = AlertState::kInactive;
     SteadyTime active_since{};
     WallTime active_since_wall{};
@@ -103,6 +140,9 @@ class Evaluator {
   // One step with data (`value`) or without (nullopt: missing).
   void Step(const Rule& rule, Instance& instance, std::optional<double> value, SteadyTime now,
             WallTime wall_now, std::vector<AlertTransition>& out) const;
+  // One step of the state machine once it is known whether the condition holds (`active`).
+  void Advance(const Rule& rule, Instance& instance, bool active, bool by_missing_data,
+               SteadyTime now, WallTime wall_now, std::vector<AlertTransition>& out) const;
   void Activate(const Rule& rule, Instance& instance, SteadyTime now, WallTime wall_now,
                 bool by_missing_data, std::vector<AlertTransition>& out) const;
   void Clear(const Rule& rule, Instance& instance, SteadyTime now, WallTime wall_now,
@@ -112,6 +152,8 @@ class Evaluator {
   AlertTransition MakeTransition(const Rule& rule, const Instance& instance, AlertState state,
                                  WallTime at, std::string_view reason) const;
   static Labels AlertLabels(const Rule& rule, const Labels& series_labels);
+  // The annotations an alert reports: the judged ones, or the rule's templates rendered.
+  static Labels Annotations(const Rule& rule, const Instance& instance);
 
   // Sets rules_ and everything derived from them.
   void AdoptRules(std::vector<Rule> rules);

@@ -449,5 +449,132 @@ TEST_F(EvaluatorTest, RestoredAlertsKeepFiringWithoutANewEvent) {
   EXPECT_EQ(sink_.transitions()[0].active_since, was_firing.active_since);
 }
 
+Rule EventRule(const std::string& name = "model_slow") {
+  Rule rule;
+  rule.name = name;
+  rule.kind = RuleKind::kEvent;
+  rule.severity = AlertSeverity::kCritical;
+  return rule;
+}
+
+Evaluator::Judgement Judged(bool condition, double value, const std::string& model = "m") {
+  return Evaluator::Judgement{"model_slow",
+                              {{"model", model}},
+                              condition,
+                              value,
+                              ">",
+                              1.2,
+                              {{"summary", "ratio " + FormatNumber(value)}}};
+}
+
+TEST_F(EvaluatorTest, EventRulesFireAndResolveOnTheirJudgementsAtOnce) {
+  Use({HotRule(), EventRule()});
+  const auto judge = [&](const Evaluator::Judgement& judgement) {
+    clock_.Advance(minutes(1));
+    return evaluator_->Judge({judgement}, clock_.Now(), clock_.WallNow());
+  };
+  EXPECT_TRUE(judge(Judged(false, 1.0)).empty());  // Cleared and not active: nothing.
+  const WallTime fired_at = clock_.WallNow() + minutes(1);
+  const auto fired = judge(Judged(true, 1.5));
+  ASSERT_EQ(fired.size(), 1u);
+  EXPECT_EQ(fired[0].state, AlertState::kFiring);
+  EXPECT_EQ(fired[0].reason, "threshold");
+  EXPECT_EQ(fired[0].severity, AlertSeverity::kCritical);
+  EXPECT_EQ(fired[0].op, ">");
+  EXPECT_EQ(fired[0].threshold, 1.2);
+  EXPECT_EQ(fired[0].annotations, (Labels{{"summary", "ratio 1.5"}}));
+
+  // Judged again: still firing, newest value and annotations, the first start; no transition.
+  EXPECT_TRUE(judge(Judged(true, 1.7)).empty());
+  ASSERT_EQ(evaluator_->Active().size(), 1u);
+  EXPECT_EQ(evaluator_->Active()[0].value, 1.7);
+  EXPECT_EQ(evaluator_->Active()[0].annotations, (Labels{{"summary", "ratio 1.7"}}));
+  EXPECT_EQ(evaluator_->Active()[0].active_since, fired_at);
+
+  // Collections without any such series never time an event rule's alert out.
+  for (int i = 0; i < 3600; ++i) Tick({Temp(20)});
+  EXPECT_EQ(evaluator_->Active().size(), 1u);
+
+  const auto resolved = judge(Judged(false, 1.1));
+  ASSERT_EQ(resolved.size(), 1u);
+  EXPECT_EQ(resolved[0].state, AlertState::kResolved);
+  EXPECT_EQ(resolved[0].reason, "cleared");
+  EXPECT_EQ(resolved[0].value, 1.1);
+  EXPECT_EQ(resolved[0].active_since, fired_at);
+  EXPECT_TRUE(evaluator_->Active().empty());
+}
+
+TEST_F(EvaluatorTest, JudgementsOfThresholdDisabledOrUnknownRulesAreIgnored) {
+  Rule disabled = EventRule("model_off");
+  disabled.enabled = false;
+  Use({HotRule(), disabled});
+  Evaluator::Judgement judgement = Judged(true, 2);
+  for (const char* rule : {"zone_hot", "model_off", "no_such_rule"}) {
+    judgement.rule = rule;
+    EXPECT_TRUE(evaluator_->Judge({judgement}, clock_.Now(), clock_.WallNow()).empty()) << rule;
+  }
+  EXPECT_TRUE(evaluator_->Active().empty());
+}
+
+TEST_F(EvaluatorTest, RetainEventsResolvesTheAlertsItRejects) {
+  Use({HotRule(), EventRule()});
+  for (int i = 0; i < 5; ++i) Tick({Temp(90)});
+  ASSERT_EQ(Count(AlertState::kFiring), 1u);  // zone_hot
+  ASSERT_EQ(
+      evaluator_
+          ->Judge({Judged(true, 2, "a"), Judged(true, 2, "b")}, clock_.Now(), clock_.WallNow())
+          .size(),
+      2u);
+  const auto removed = evaluator_->RetainEvents(
+      [](const Labels& labels) { return LabelValue(labels, "model") == "b"; }, clock_.WallNow());
+  ASSERT_EQ(removed.size(), 1u);
+  EXPECT_EQ(removed[0].rule, "model_slow");
+  EXPECT_EQ(removed[0].labels, (Labels{{"model", "a"}}));
+  EXPECT_EQ(removed[0].reason, "rule_removed");
+  EXPECT_EQ(removed[0].annotations, (Labels{{"summary", "ratio 2"}}));
+  EXPECT_EQ(evaluator_->Active().size(), 2u);  // zone_hot (threshold rules are kept) and "b".
+}
+
+TEST_F(EvaluatorTest, EventAlertsSurviveAReloadAndResolveWhenTheirRuleIsDisabled) {
+  Use({EventRule()});
+  ASSERT_EQ(evaluator_->Judge({Judged(true, 2)}, clock_.Now(), clock_.WallNow()).size(), 1u);
+  EXPECT_TRUE(evaluator_->SetRules({HotRule(), EventRule()}, clock_.WallNow()).empty());
+  EXPECT_EQ(evaluator_->Active().size(), 1u);
+  Rule disabled = EventRule();
+  disabled.enabled = false;
+  const auto removed = evaluator_->SetRules({HotRule(), disabled}, clock_.WallNow());
+  ASSERT_EQ(removed.size(), 1u);
+  EXPECT_EQ(removed[0].reason, "rule_removed");
+  EXPECT_TRUE(evaluator_->Active().empty());
+  EXPECT_EQ(evaluator_->Metrics(clock_.WallNow()).size(), 1u);  // zone_hot's only.
+}
+
+TEST_F(EvaluatorTest, RestoredEventAlertsKeepTheirJudgedThresholdAndAnnotations) {
+  Use({EventRule()});
+  AlertTransition stored;
+  stored.rule = "model_slow";
+  stored.state = AlertState::kFiring;
+  stored.labels = {{"model", "m"}};
+  stored.value = 1.5;
+  stored.op = ">=";
+  stored.threshold = 1.25;
+  stored.clear_threshold = 1.25;
+  stored.annotations = {{"summary", "ratio 1.5"}, {"run", "/api/v1/benchmarks/runs/7"}};
+  stored.at = clock_.WallNow() - minutes(10);
+  stored.active_since = stored.at;
+  EXPECT_TRUE(evaluator_->Restore({stored}, clock_.Now(), clock_.WallNow()).empty());
+  const auto active = evaluator_->Active();
+  ASSERT_EQ(active.size(), 1u);
+  EXPECT_EQ(active[0].op, ">=");
+  EXPECT_EQ(active[0].threshold, 1.25);
+  EXPECT_EQ(active[0].annotations, stored.annotations);
+  EXPECT_EQ(active[0].active_since, stored.at);
+  // The next judgement of the same alert continues it.
+  const auto resolved =
+      evaluator_->Judge({Judged(false, 1.0)}, clock_.Now() + minutes(1), clock_.WallNow());
+  ASSERT_EQ(resolved.size(), 1u);
+  EXPECT_EQ(resolved[0].active_since, stored.at);
+}
+
 }  // namespace
 }  // namespace edgemond::alerts

@@ -68,8 +68,19 @@ struct Reduce {
   std::chrono::milliseconds window{0};
 };
 
+// Who decides whether a rule's condition holds.
+enum class RuleKind {
+  // The Evaluator, from the samples of every collection (Evaluate()).
+  kThreshold,
+  // The caller, once per event such as a finished benchmark run (Evaluator::Judge()): the
+  // selector, thresholds, reduce, durations, no-data policy and annotation templates are unused;
+  // each judgement brings its own value, comparison and rendered annotations.
+  kEvent,
+};
+
 struct Rule {
-  std::string name;         // Unique; [a-z][a-z0-9_]*.
+  std::string name;  // Unique; [a-z][a-z0-9_]*.
+  RuleKind kind = RuleKind::kThreshold;
   SeriesSelector selector;  // Metric name and label matchers ("match"/"match_not").
   Comparison op = Comparison::kGreater;
   double trigger = 0;  // Becomes active when value <op> trigger.

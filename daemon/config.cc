@@ -1,6 +1,7 @@
 #include "daemon/config.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "core/json_locator.h"
 #include "core/text.h"
 #include "daemon/config_schema.h"
+#include "selfbench/model_alerts.h"
 
 namespace edgemond::daemon {
 namespace {
@@ -234,6 +236,31 @@ std::optional<ConfigError> Apply(const Json& object, const std::string& prefix, 
   return std::nullopt;
 }
 
+// The self-benchmarks' alert rules are built in (selfbench/model_alerts.h); a configured rule of
+// the same name would be two rules under one name.
+std::optional<ConfigError> ReservedRuleNameError(const std::vector<alerts::Rule>& rules) {
+  for (const alerts::Rule& rule : rules) {
+    if (!selfbench::IsModelAlertRule(rule.name)) continue;
+    // rule.source is "FILE:LINE" (the line of the rule's object).
+    ConfigError error{rule.source, 0, "name",
+                      "\"" + rule.name +
+                          "\" is the name of a built-in self-benchmark alert rule "
+                          "(docs/selfbench.md); choose another name"};
+    const std::string& source = rule.source;
+    if (const auto colon = source.rfind(':'); colon != std::string::npos) {
+      const char* end = source.data() + source.size();
+      int line = 0;
+      const auto parsed = std::from_chars(source.data() + colon + 1, end, line);
+      if (parsed.ec == std::errc() && parsed.ptr == end) {
+        error.file = source.substr(0, colon);
+        error.line = line;
+      }
+    }
+    return error;
+  }
+  return std::nullopt;
+}
+
 std::optional<ConfigError> ReadFile(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return ConfigError{path, 0, "", "cannot read the file: " + std::string(strerror(errno))};
@@ -299,6 +326,7 @@ std::variant<Config, ConfigError> LoadConfigFile(const std::string& path, bool p
   auto rules = alerts::LoadRuleDirectory(fs::path(path).parent_path() / "alerts.d");
   if (auto* error = std::get_if<ConfigError>(&rules)) return *error;
   alerts::MergeRules(config.alerts.rules, std::get<std::vector<alerts::Rule>>(std::move(rules)));
+  if (auto error = ReservedRuleNameError(config.alerts.rules)) return *error;
   return config;
 }
 

@@ -186,6 +186,24 @@ TEST(ConfigTest, AlertRulesComeFromTheFileItsDropInsAndAlertsD) {
   EXPECT_EQ(in_file.line, 2);
 }
 
+TEST(ConfigTest, ARuleMayNotTakeTheNameOfABuiltInModelAlert) {
+  testing::TempDir dir;
+  std::ofstream(dir.Join("edgemond.json")) << "{}";
+  std::filesystem::create_directories(dir.Join("alerts.d"));
+  std::ofstream(dir.Join("alerts.d/10.json")) << R"({"rules": [
+      {"name": "a", "metric": "m", "op": ">", "trigger": 2, "clear": 1},
+      {"name": "model_latency_regression", "metric": "m", "op": ">", "trigger": 2,
+       "clear": 1}]})";
+  auto loaded = LoadConfigFile(dir.Join("edgemond.json"), true);
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(loaded));
+  const ConfigError& error = std::get<ConfigError>(loaded);
+  EXPECT_EQ(error.file, dir.Join("alerts.d/10.json"));
+  EXPECT_EQ(error.line, 3);
+  EXPECT_EQ(error.key, "name");
+  EXPECT_NE(error.message.find("built-in self-benchmark alert rule"), std::string::npos)
+      << error.message;
+}
+
 TEST(ConfigTest, ShippedAlertRulesLoad) {
   auto loaded = LoadConfigFile(testing::SourceDir() + "/etc/edgemond/edgemond.json", true);
   ASSERT_TRUE(std::holds_alternative<Config>(loaded)) << std::get<ConfigError>(loaded).ToString();

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "collectors/throttle_events.h"
 #include "daemon/collector_health.h"
 #include "daemon/logging.h"
+#include "selfbench/model_alerts.h"
 #include "storage/sqlite_store.h"
 
 namespace edgemond::daemon {
@@ -40,6 +42,18 @@ nlohmann::json RulesJson(const std::vector<alerts::Rule>& rules) {
     out.push_back(std::move(item));
   }
   return out;
+}
+
+// The evaluator's rules: the configured ones, then the self-benchmarks' built-in event rules,
+// enabled while a model is.
+std::vector<alerts::Rule> EvaluatorRules(const Config& config) {
+  std::vector<alerts::Rule> rules = config.alerts.rules;
+  const bool benchmarking = std::any_of(config.models.begin(), config.models.end(),
+                                        [](const selfbench::ModelSpec& m) { return m.enabled; });
+  for (alerts::Rule& rule : selfbench::ModelAlertRules(benchmarking)) {
+    rules.push_back(std::move(rule));
+  }
+  return rules;
 }
 
 std::string Plural(std::size_t n, std::string_view one, std::string_view many) {
@@ -123,16 +137,29 @@ Status Daemon::Start() {
 
   EDGEMOND_RETURN_IF_ERROR(MakeAlertSink(config_.alerts.sink));
   derived_options_.power_budget_watts = config_.alerts.power_budget_watts;
-  (void)evaluator_.SetRules(config_.alerts.rules, clock_.WallNow());
+  (void)evaluator_.SetRules(EvaluatorRules(config_), clock_.WallNow());
+
+  // Alerts that were firing when edgemond last stopped keep firing, with their start time,
+  // rather than being logged a second time.
+  auto firing = history_->StillFiring();
+  if (!firing.ok()) {
+    spdlog::warn("cannot read which alerts were firing before the restart: {}",
+                 firing.status().ToString());
+  } else if (!firing->empty()) {
+    HandleTransitions(evaluator_.Restore(*firing, clock_.Now(), clock_.WallNow()));
+    spdlog::info("restored {} that {} firing when edgemond stopped",
+                 Plural(firing->size(), "alert", "alerts"), firing->size() == 1 ? "was" : "were");
+  }
 
   backend_ = std::make_unique<ApiBackendImpl>(fs_, *store_, clock_, Interval(config_));
   backend_->SetAlertHistory(history_.get());
-  auto selfbench =
-      SelfbenchController::Create(config_, collectors_config, fs_, clock_, *loop_, *benchmark_runs_,
-                                  [this](const std::vector<AlertTransition>& transitions) {
-                                    HandleTransitions(transitions);
-                                    backend_->SetActiveAlerts(AllActiveAlerts());
-                                  });
+  // The controller resolves the restored alerts of models no longer configured.
+  auto selfbench = SelfbenchController::Create(
+      config_, collectors_config, fs_, clock_, *loop_, *benchmark_runs_, evaluator_,
+      [this](const std::vector<AlertTransition>& transitions) {
+        HandleTransitions(transitions);
+        backend_->SetActiveAlerts(evaluator_.Active());
+      });
   if (!selfbench.ok()) return selfbench.status().WithContext("cannot start the self-benchmarks");
   selfbench_ = std::move(selfbench).value();
   backend_->SetSelfbench(selfbench_.get());
@@ -142,24 +169,6 @@ Status Daemon::Start() {
   auto http = StartHttp(config_.http, std::move(options_.listen_fd));
   if (!http.ok()) return http.status();
   InstallHttp(std::move(http).value());
-
-  // Alerts that were firing when edgemond last stopped keep firing, with their start time,
-  // rather than being logged a second time.
-  auto firing = history_->StillFiring();
-  if (!firing.ok()) {
-    spdlog::warn("cannot read which alerts were firing before the restart: {}",
-                 firing.status().ToString());
-  } else if (!firing->empty()) {
-    // The self-benchmarks' alerts go back to their models; the rules' to the evaluator.
-    std::vector<AlertTransition> rules, models;
-    for (AlertTransition& t : *firing) {
-      (selfbench::ModelAlerts::IsModelRule(t.rule) ? models : rules).push_back(std::move(t));
-    }
-    selfbench_->RestoreAlerts(models);
-    HandleTransitions(evaluator_.Restore(rules, clock_.Now(), clock_.WallNow()));
-    spdlog::info("restored {} that {} firing when edgemond stopped",
-                 Plural(firing->size(), "alert", "alerts"), firing->size() == 1 ? "was" : "were");
-  }
   return Status::Ok();
 }
 
@@ -268,7 +277,7 @@ void Daemon::Tick() {
   PublishThrottleEvents(report.samples);
   // One publication: whoever sees an alert in the API finds it on /metrics too, and /readyz is
   // not ready before both are there (alerts restored at startup included).
-  backend_->PublishTick(std::move(report.samples), AllActiveAlerts());
+  backend_->PublishTick(std::move(report.samples), evaluator_.Active());
   if (!appended.ok() && store_error_.Failed(appended)) {
     spdlog::error("storing samples failed: {}", appended.ToString());
   }
@@ -298,22 +307,8 @@ void Daemon::Tick() {
 void Daemon::EvaluateAlerts(std::vector<Sample>& samples, WallTime now) {
   HandleTransitions(evaluator_.Evaluate(samples, clock_.Now(), now));
   std::vector<Sample> metrics = evaluator_.Metrics(now);
-  std::vector<Sample> model_metrics = selfbench_->AlertMetrics(now);
   samples.insert(samples.end(), std::make_move_iterator(metrics.begin()),
                  std::make_move_iterator(metrics.end()));
-  samples.insert(samples.end(), std::make_move_iterator(model_metrics.begin()),
-                 std::make_move_iterator(model_metrics.end()));
-}
-
-std::vector<ActiveAlert> Daemon::AllActiveAlerts() const {
-  std::vector<ActiveAlert> all = evaluator_.Active();
-  std::vector<ActiveAlert> models = selfbench_->ActiveAlerts();
-  all.insert(all.end(), std::make_move_iterator(models.begin()),
-             std::make_move_iterator(models.end()));
-  std::stable_sort(all.begin(), all.end(), [](const ActiveAlert& a, const ActiveAlert& b) {
-    return a.rule != b.rule ? a.rule < b.rule : SeriesKey("", a.labels) < SeriesKey("", b.labels);
-  });
-  return all;
 }
 
 void Daemon::HandleTransitions(const std::vector<AlertTransition>& transitions) {
@@ -426,7 +421,7 @@ Daemon::StatusCounts Daemon::CountStatus() const {
   for (const collectors::CollectorState& state : runner_->states()) {
     if (state.failing()) ++counts.failing_collectors;
   }
-  for (const ActiveAlert& alert : AllActiveAlerts()) {
+  for (const ActiveAlert& alert : evaluator_.Active()) {
     if (alert.state == AlertState::kFiring) ++counts.firing_alerts;
   }
   return counts;
@@ -556,10 +551,10 @@ void Daemon::ApplyConfig(Config next) {
     }
   }
   const std::size_t removed = config_.alerts.rules.size() + added - next.alerts.rules.size();
-  HandleTransitions(evaluator_.SetRules(next.alerts.rules, clock_.WallNow()));
+  HandleTransitions(evaluator_.SetRules(EvaluatorRules(next), clock_.WallNow()));
   backend_->SetAlertRules(RulesJson(next.alerts.rules));
   selfbench_->Reconfigure(next, CollectorsConfigFor(next));
-  backend_->SetActiveAlerts(AllActiveAlerts());
+  backend_->SetActiveAlerts(evaluator_.Active());
   spdlog::info("{} configured for self-benchmarks", Plural(next.models.size(), "model", "models"));
   spdlog::info("{} loaded ({} added, {} changed, {} removed)",
                Plural(next.alerts.rules.size(), "alert rule", "alert rules"), added, changed,

@@ -106,8 +106,6 @@ class Daemon final {
   void Tick();
   void EvaluateAlerts(std::vector<Sample>& samples, WallTime now);
   void HandleTransitions(const std::vector<AlertTransition>& transitions);
-  // The evaluator's alerts and the self-benchmarks', sorted by rule then labels.
-  std::vector<ActiveAlert> AllActiveAlerts() const;
   void FlushStore(bool final_flush);
   void PingWatchdog(bool from_tick);
   void ArmKeepalive();

@@ -8,6 +8,7 @@
 
 #include "alerts/evaluator.h"
 #include "collectors/builtin_collectors.h"
+#include "selfbench/model_alerts.h"
 #include "selfbench/verdict.h"
 
 namespace edgemond::daemon {
@@ -62,11 +63,13 @@ std::map<std::string, WallTime> LastStartedMap(storage::BenchmarkRuns& runs) {
 }  // namespace
 
 SelfbenchController::SelfbenchController(const RootedFs& fs, const Clock& clock, EventLoop& loop,
-                                         storage::BenchmarkRuns& runs, TransitionSink sink)
+                                         storage::BenchmarkRuns& runs, alerts::Evaluator& evaluator,
+                                         TransitionSink sink)
     : fs_(fs),
       clock_(clock),
       loop_(loop),
       runs_(runs),
+      evaluator_(evaluator),
       sink_(std::move(sink)),
       schedule_(selfbench::ScheduleSettings{}, clock.Now()) {}
 
@@ -74,9 +77,10 @@ SelfbenchController::~SelfbenchController() = default;
 
 Result<std::unique_ptr<SelfbenchController>> SelfbenchController::Create(
     const Config& config, const collectors::CollectorsConfig& collectors_config, const RootedFs& fs,
-    const Clock& clock, EventLoop& loop, storage::BenchmarkRuns& runs, TransitionSink sink) {
+    const Clock& clock, EventLoop& loop, storage::BenchmarkRuns& runs, alerts::Evaluator& evaluator,
+    TransitionSink sink) {
   std::unique_ptr<SelfbenchController> controller(
-      new SelfbenchController(fs, clock, loop, runs, std::move(sink)));
+      new SelfbenchController(fs, clock, loop, runs, evaluator, std::move(sink)));
   EDGEMOND_ASSIGN_OR_RETURN(controller->sample_timer_,
                             loop.AddTimer([c = controller.get()] { c->OnSampleTimer(); }));
   auto failed = runs.FailUnfinished(std::string(kInterruptedError), clock.WallNow());
@@ -123,7 +127,11 @@ void SelfbenchController::Apply(const Config& config,
     latest_[spec.name] = selfbench::ModelRuns{spec.name, latest->finished, latest->succeeded};
   }
   std::erase_if(latest_, [this](const auto& entry) { return FindSpec(entry.first) == nullptr; });
-  const std::vector<AlertTransition> removed = alerts_.Retain(enabled, wall);
+  const std::vector<AlertTransition> removed = evaluator_.RetainEvents(
+      [&enabled](const Labels& labels) {
+        return enabled.count(std::string(LabelValue(labels, "model"))) > 0;
+      },
+      wall);
   if (!removed.empty()) sink_(removed);
 
   if (!enabled.empty() && ::access(bench_path_.c_str(), X_OK) != 0) {
@@ -330,7 +338,8 @@ void SelfbenchController::Complete() {
   if (run.status == BenchmarkStatus::kSucceeded) latest.latest_succeeded = run;
 
   // The alerts first: whoever sees the run finished finds its alerts too.
-  const std::vector<AlertTransition> transitions = alerts_.Apply(run, verdict, clock_.WallNow());
+  const std::vector<AlertTransition> transitions = evaluator_.Judge(
+      selfbench::ModelAlertJudgements(run, verdict), clock_.Now(), clock_.WallNow());
   if (!transitions.empty()) sink_(transitions);
   {
     std::lock_guard lock(mu_);
@@ -391,15 +400,6 @@ std::vector<Sample> SelfbenchController::Metrics(WallTime now) const {
     if (it != latest_.end()) models.push_back(it->second);
   }
   return selfbench::ModelMetrics(models, now);
-}
-
-std::vector<Sample> SelfbenchController::AlertMetrics(WallTime now) const {
-  // Like a rule's: exported while the feature is in use (an enabled model, or an alert firing).
-  const bool in_use =
-      !alerts_.Active().empty() ||
-      std::any_of(specs_.begin(), specs_.end(), [](const auto& spec) { return spec.enabled; });
-  if (!in_use) return {};
-  return alerts_.Metrics(alerts::Evaluator::FiringMetric(), now);
 }
 
 void SelfbenchController::PublishSchedule() {

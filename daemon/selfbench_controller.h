@@ -8,14 +8,15 @@
 //   under way          instances: power_rail, rapl, hwmon, amd_gpu, nvidia_gpu), feeds the run
 //                      and polls its child process; the regular collection keeps its own schedule
 //   when it ends       the verdict against the model's baseline (selfbench/verdict.h), the row in
-//                      the store, the alerts (selfbench/model_alerts.h) to the daemon's sinks, a
-//                      log line
+//                      the store, the judgements of the model alerts (selfbench/model_alerts.h)
+//                      to the daemon's alert evaluator, whose transitions go to its sinks, a log
+//                      line
 //
 // One run at a time. A run asked for through the API is accepted at once (its row is stored with
 // status "running", so it can be polled) and starts at the next collection.
 //
-// Thread safety: OnCollection(), Metrics(), AlertMetrics(), ActiveAlerts(), RestoreAlerts(),
-// Reconfigure(), EnforceRetention() and Shutdown() run on the loop thread. RequestRun(), Run(),
+// Thread safety: OnCollection(), Metrics(), Reconfigure(), EnforceRetention() and Shutdown() run on
+// the loop thread. RequestRun(), Run(),
 // States() and History() may be called from any thread (the HTTP server's).
 
 #ifndef EDGEMOND_DAEMON_SELFBENCH_CONTROLLER_H_
@@ -30,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "alerts/evaluator.h"
 #include "collectors/builtin_collectors.h"
 #include "collectors/collector_runner.h"
 #include "core/alert.h"
@@ -39,7 +41,6 @@
 #include "core/rooted_fs.h"
 #include "daemon/config.h"
 #include "daemon/event_loop.h"
-#include "selfbench/model_alerts.h"
 #include "selfbench/model_metrics.h"
 #include "selfbench/run_session.h"
 #include "selfbench/schedule.h"
@@ -49,18 +50,20 @@ namespace edgemond::daemon {
 
 class SelfbenchController final {
  public:
-  // Receives the alert transitions of finished runs (the daemon's journal/stderr sink and
-  // history).
+  // Receives the alert transitions of finished runs and of models that leave the configuration
+  // (the daemon's journal/stderr sink and history).
   using TransitionSink = std::function<void(const std::vector<AlertTransition>&)>;
 
-  // `fs`, `clock`, `loop` and `runs` are borrowed and must outlive the controller. Marks runs left
-  // unfinished by a previous daemon as failed.
+  // `fs`, `clock`, `loop`, `runs` and `evaluator` are borrowed and must outlive the controller;
+  // `evaluator` has the model alert rules (selfbench::ModelAlertRules) among its rules. Marks runs
+  // left unfinished by a previous daemon as failed, and resolves the alerts of models that are not
+  // configured (or not enabled).
   // `collectors_config` is the daemon's: the power sampler runs its own instances of the power
   // collectors it enables.
   static Result<std::unique_ptr<SelfbenchController>> Create(
       const Config& config, const collectors::CollectorsConfig& collectors_config,
       const RootedFs& fs, const Clock& clock, EventLoop& loop, storage::BenchmarkRuns& runs,
-      TransitionSink sink);
+      alerts::Evaluator& evaluator, TransitionSink sink);
   ~SelfbenchController();
   SelfbenchController(const SelfbenchController&) = delete;
   SelfbenchController& operator=(const SelfbenchController&) = delete;
@@ -68,10 +71,6 @@ class SelfbenchController final {
   // Loop thread.
   void OnCollection(const std::vector<Sample>& samples);
   std::vector<Sample> Metrics(WallTime now) const;  // edgemond_model_*
-  // edgemond_alert_firing of the model alerts, while an enabled model is configured or one fires.
-  std::vector<Sample> AlertMetrics(WallTime now) const;
-  std::vector<ActiveAlert> ActiveAlerts() const { return alerts_.Active(); }
-  void RestoreAlerts(const std::vector<AlertTransition>& firing) { alerts_.Restore(firing); }
   // Applies a reloaded configuration; a run under way finishes with the settings it started with.
   void Reconfigure(const Config& config, const collectors::CollectorsConfig& collectors_config);
   void EnforceRetention();
@@ -88,7 +87,8 @@ class SelfbenchController final {
 
  private:
   SelfbenchController(const RootedFs& fs, const Clock& clock, EventLoop& loop,
-                      storage::BenchmarkRuns& runs, TransitionSink sink);
+                      storage::BenchmarkRuns& runs, alerts::Evaluator& evaluator,
+                      TransitionSink sink);
 
   void Apply(const Config& config, const collectors::CollectorsConfig& collectors_config);
   std::string ResolveBenchPath(const std::string& configured) const;
@@ -104,6 +104,7 @@ class SelfbenchController final {
   const Clock& clock_;
   EventLoop& loop_;
   storage::BenchmarkRuns& runs_;
+  alerts::Evaluator& evaluator_;
   TransitionSink sink_;
 
   // Loop-thread state.
@@ -114,7 +115,6 @@ class SelfbenchController final {
   collectors::CollectorsConfig power_runner_config_;  // Those power_runner_ runs.
   std::unique_ptr<collectors::CollectorRunner> power_runner_;
   selfbench::Schedule schedule_;
-  selfbench::ModelAlerts alerts_;
   std::map<std::string, selfbench::ModelRuns> latest_;  // By model.
   std::unique_ptr<selfbench::RunSession> session_;
   int sample_timer_ = -1;

@@ -1,12 +1,11 @@
-// ModelAlerts: the alerts that benchmark runs raise, in the alert vocabulary of core/alert.h, so
-// that they go where every alert goes (the journal or stderr, the alert history, GET
-// /api/v1/alerts, edgemond_alert_firing) and survive a restart the same way.
+// The alerts that benchmark runs raise: built-in event rules of the alert evaluator
+// (alerts/evaluator.h), so that they go where every alert goes (the journal or stderr, the alert
+// history, GET /api/v1/alerts, edgemond_alert_firing) and survive a restart the same way.
 //
-// A threshold rule (alerts/) compares a series every collection; a benchmark is an event, judged
-// once per run (selfbench/verdict.h). So each check of the verdict decides its alert directly: a
-// failed check fires (or keeps firing) the alert of its rule and model, a passed check resolves
-// it, and a check the run could not judge leaves it as it is. One transition per change, never
-// one per run.
+// A threshold rule compares a series every collection; a benchmark is an event, judged once per
+// run (selfbench/verdict.h). So each check of the verdict is a judgement of its rule's alert for
+// the model: a failed check fires (or keeps firing) it, a passed check resolves it, and a check
+// the run could not judge leaves it as it is. One transition per change, never one per run.
 //
 //   rule                          check           severity   value compared
 //   model_benchmark_failed        failed          warning    1 (failed)
@@ -18,59 +17,31 @@
 //   model_energy_over_budget      energy_budget   critical   mJ per inference
 //
 // Labels: {model}. Annotations: `summary` (the check's sentence), `hints` (the verdict's cause
-// hints, "; "-separated), `run` (the API path of the run that decided it).
-//
-// Pure: time passed in. Thread safety: not thread-safe.
+// hints, "; "-separated; a failed check only), `run` (the API path of the run that decided it).
 
 #ifndef EDGEMOND_SELFBENCH_MODEL_ALERTS_H_
 #define EDGEMOND_SELFBENCH_MODEL_ALERTS_H_
 
-#include <map>
-#include <set>
-#include <span>
-#include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
-#include "core/alert.h"
+#include "alerts/evaluator.h"
+#include "alerts/rule.h"
 #include "core/benchmark.h"
-#include "core/sample.h"
 #include "selfbench/verdict.h"
 
 namespace edgemond::selfbench {
 
-class ModelAlerts {
- public:
-  struct RuleInfo {
-    std::string_view rule;
-    std::string_view check;
-    AlertSeverity severity;
-  };
-  static std::span<const RuleInfo> Rules();
-  static bool IsModelRule(std::string_view rule);
+// The rules above, in that order; `enabled` while a model is configured for benchmarks (a disabled
+// rule exports no edgemond_alert_firing and resolves what it fired).
+std::vector<alerts::Rule> ModelAlertRules(bool enabled);
 
-  // Applies the verdict of `run` (finished at `now`); returns the transitions.
-  std::vector<AlertTransition> Apply(const BenchmarkRun& run, const Verdict& verdict, WallTime now);
+// Whether `name` is one of those rules' (user rules may not take these names).
+bool IsModelAlertRule(std::string_view name);
 
-  // Re-creates alerts that were firing when the daemon stopped (their last stored transition),
-  // without transitions. Transitions of other rules are ignored.
-  void Restore(const std::vector<AlertTransition>& firing);
-
-  // Resolves ("rule_removed") the alerts of models not in `models` (removed from the
-  // configuration).
-  std::vector<AlertTransition> Retain(const std::set<std::string>& models, WallTime now);
-
-  // Every firing alert, sorted by rule then model.
-  std::vector<ActiveAlert> Active() const;
-
-  // For each rule: how many of its alerts fire, as `desc` (edgemond_alert_firing) samples.
-  std::vector<Sample> Metrics(const MetricDesc& desc, WallTime now) const;
-
- private:
-  // By (rule, model).
-  std::map<std::pair<std::string, std::string>, ActiveAlert> firing_;
-};
+// The judgements of a finished run's verdict, one per check that has a rule.
+std::vector<alerts::Evaluator::Judgement> ModelAlertJudgements(const BenchmarkRun& run,
+                                                               const Verdict& verdict);
 
 }  // namespace edgemond::selfbench
 

@@ -7,8 +7,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr MetricDesc kFiring{"edgemond_alert_firing", "", MetricType::kGauge, ""};
-
 BenchmarkRun MakeRun(std::int64_t id, std::string model = "m") {
   BenchmarkRun run;
   run.id = id;
@@ -28,11 +26,24 @@ Check Latency(double ratio) {
   return Check{"latency", ratio > 1.2, ratio, ">", 1.2, "p50 latency is " + std::to_string(ratio)};
 }
 
+const WallTime kT0 = WallTime(1767225600s);
+
+// The model alerts as the daemon runs them: the built-in rules in an alert evaluator, judged once
+// per finished run.
+struct ModelAlerts {
+  alerts::Evaluator evaluator{ModelAlertRules(/*enabled=*/true)};
+
+  std::vector<AlertTransition> Apply(const BenchmarkRun& run, const Verdict& verdict, WallTime at) {
+    return evaluator.Judge(ModelAlertJudgements(run, verdict),
+                           SteadyTime(std::chrono::duration_cast<SteadyTime::duration>(at - kT0)),
+                           at);
+  }
+};
+
 TEST(ModelAlertsTest, AFailingCheckFiresOnceAndAPassingOneResolvesIt) {
   ModelAlerts alerts;
-  const WallTime t0 = WallTime(1767225600s);
   auto fired =
-      alerts.Apply(MakeRun(1), With({Latency(1.5)}, {"throttled during the run (cpu/x)"}), t0);
+      alerts.Apply(MakeRun(1), With({Latency(1.5)}, {"throttled during the run (cpu/x)"}), kT0);
   ASSERT_EQ(fired.size(), 1u);
   EXPECT_EQ(fired[0].rule, "model_latency_regression");
   EXPECT_EQ(fired[0].state, AlertState::kFiring);
@@ -47,40 +58,44 @@ TEST(ModelAlertsTest, AFailingCheckFiresOnceAndAPassingOneResolvesIt) {
                                           {"run", "/api/v1/benchmarks/runs/1"}}));
 
   // Still slow: still firing, from the same start, with the newest numbers; no transition.
-  EXPECT_TRUE(alerts.Apply(MakeRun(2), With({Latency(1.4)}), t0 + 1h).empty());
-  ASSERT_EQ(alerts.Active().size(), 1u);
-  EXPECT_EQ(alerts.Active()[0].value, 1.4);
-  EXPECT_EQ(alerts.Active()[0].active_since, t0);
+  EXPECT_TRUE(alerts.Apply(MakeRun(2), With({Latency(1.4)}), kT0 + 1h).empty());
+  auto active = alerts.evaluator.Active();
+  ASSERT_EQ(active.size(), 1u);
+  EXPECT_EQ(active[0].value, 1.4);
+  EXPECT_EQ(active[0].active_since, kT0);
+  EXPECT_EQ(active[0].annotations,
+            (Labels{{"summary", "p50 latency is 1.400000"}, {"run", "/api/v1/benchmarks/runs/2"}}));
 
   // A failed run cannot judge latency: nothing changes.
-  EXPECT_TRUE(alerts.Apply(MakeRun(3), With({Check{"failed", false, 0.0, ">=", 1, "ok"}}), t0 + 2h)
+  EXPECT_TRUE(alerts.Apply(MakeRun(3), With({Check{"failed", false, 0.0, ">=", 1, "ok"}}), kT0 + 2h)
                   .empty());
-  EXPECT_EQ(alerts.Active().size(), 1u);
+  EXPECT_EQ(alerts.evaluator.Active().size(), 1u);
 
-  const auto resolved = alerts.Apply(MakeRun(4), With({Latency(1.0)}), t0 + 3h);
+  const auto resolved = alerts.Apply(MakeRun(4), With({Latency(1.0)}), kT0 + 3h);
   ASSERT_EQ(resolved.size(), 1u);
   EXPECT_EQ(resolved[0].state, AlertState::kResolved);
   EXPECT_EQ(resolved[0].reason, "cleared");
-  EXPECT_EQ(resolved[0].active_since, t0);
+  EXPECT_EQ(resolved[0].active_since, kT0);
   EXPECT_EQ(resolved[0].value, 1.0);
-  EXPECT_TRUE(alerts.Active().empty());
+  EXPECT_EQ(resolved[0].annotations,
+            (Labels{{"summary", "p50 latency is 1.000000"}, {"run", "/api/v1/benchmarks/runs/4"}}));
+  EXPECT_TRUE(alerts.evaluator.Active().empty());
 }
 
 TEST(ModelAlertsTest, EachModelAndCheckIsItsOwnAlert) {
   ModelAlerts alerts;
-  const WallTime t0 = WallTime(1767225600s);
   alerts.Apply(MakeRun(1, "a"),
-               With({Latency(2), Check{"latency_budget", true, 30.0, ">", 20, "x"}}), t0);
-  alerts.Apply(MakeRun(2, "b"), With({Check{"failed", true, 1.0, ">=", 1, "crashed"}}), t0);
-  const auto active = alerts.Active();
+               With({Latency(2), Check{"latency_budget", true, 30.0, ">", 20, "x"}}), kT0);
+  alerts.Apply(MakeRun(2, "b"), With({Check{"failed", true, 1.0, ">=", 1, "crashed"}}), kT0);
+  const auto active = alerts.evaluator.Active();
   ASSERT_EQ(active.size(), 3u);
   EXPECT_EQ(active[0].rule, "model_benchmark_failed");
   EXPECT_EQ(active[1].rule, "model_latency_over_budget");
   EXPECT_EQ(active[1].severity, AlertSeverity::kCritical);
   EXPECT_EQ(active[2].rule, "model_latency_regression");
 
-  const auto metrics = alerts.Metrics(kFiring, t0);
-  ASSERT_EQ(metrics.size(), ModelAlerts::Rules().size());
+  const auto metrics = alerts.evaluator.Metrics(kT0);
+  ASSERT_EQ(metrics.size(), ModelAlertRules(true).size());
   for (const Sample& sample : metrics) {
     const std::string& rule = sample.labels[0].value;
     const double expected = rule == "model_benchmark_failed" ||
@@ -92,35 +107,54 @@ TEST(ModelAlertsTest, EachModelAndCheckIsItsOwnAlert) {
   }
 
   // "a" leaves the configuration: its alerts resolve.
-  const auto removed = alerts.Retain({"b"}, t0 + 1min);
+  const auto removed = alerts.evaluator.RetainEvents(
+      [](const Labels& labels) { return LabelValue(labels, "model") == "b"; }, kT0 + 1min);
   ASSERT_EQ(removed.size(), 2u);
   EXPECT_EQ(removed[0].reason, "rule_removed");
-  EXPECT_EQ(alerts.Active().size(), 1u);
+  EXPECT_EQ(removed[0].labels, (Labels{{"model", "a"}}));
+  EXPECT_EQ(alerts.evaluator.Active().size(), 1u);
 }
 
 TEST(ModelAlertsTest, RestoredAlertsKeepFiringWithoutANewEntry) {
   AlertTransition stored;
   stored.rule = "model_energy_regression";
   stored.state = AlertState::kFiring;
+  stored.severity = AlertSeverity::kWarning;
   stored.labels = {{"model", "m"}};
   stored.value = 1.6;
   stored.op = ">";
   stored.threshold = 1.2;
-  stored.at = WallTime(1767225600s);
+  stored.at = kT0;
   stored.active_since = stored.at;
+  stored.annotations = {{"summary", "energy is 1.6 x the baseline"}};
   AlertTransition other = stored;
   other.rule = "thermal_near_passive_trip";
 
   ModelAlerts alerts;
-  alerts.Restore({stored, other});
-  ASSERT_EQ(alerts.Active().size(), 1u);
-  EXPECT_EQ(alerts.Active()[0].rule, "model_energy_regression");
-  EXPECT_TRUE(ModelAlerts::IsModelRule("model_energy_regression"));
-  EXPECT_FALSE(ModelAlerts::IsModelRule("thermal_near_passive_trip"));
+  const auto dropped = alerts.evaluator.Restore({stored, other}, SteadyTime(1h), kT0 + 1h);
+  ASSERT_EQ(dropped.size(), 1u);  // The evaluator has no thermal rule.
+  EXPECT_EQ(dropped[0].rule, "thermal_near_passive_trip");
+  const auto active = alerts.evaluator.Active();
+  ASSERT_EQ(active.size(), 1u);
+  EXPECT_EQ(active[0].rule, "model_energy_regression");
+  EXPECT_EQ(active[0].op, ">");
+  EXPECT_EQ(active[0].threshold, 1.2);
+  EXPECT_EQ(active[0].annotations, stored.annotations);
+  EXPECT_TRUE(IsModelAlertRule("model_energy_regression"));
+  EXPECT_FALSE(IsModelAlertRule("thermal_near_passive_trip"));
   const auto resolved =
-      alerts.Apply(MakeRun(9), With({Check{"energy", false, 1.0, ">", 1.2, "ok"}}), stored.at + 1h);
+      alerts.Apply(MakeRun(9), With({Check{"energy", false, 1.0, ">", 1.2, "ok"}}), kT0 + 2h);
   ASSERT_EQ(resolved.size(), 1u);
   EXPECT_EQ(resolved[0].active_since, stored.at);
+}
+
+TEST(ModelAlertsTest, DisabledRulesNeitherFireNorExport) {
+  alerts::Evaluator evaluator(ModelAlertRules(/*enabled=*/false));
+  Verdict verdict = With({Latency(2)});
+  EXPECT_TRUE(
+      evaluator.Judge(ModelAlertJudgements(MakeRun(1), verdict), SteadyTime(0s), kT0).empty());
+  EXPECT_TRUE(evaluator.Active().empty());
+  EXPECT_TRUE(evaluator.Metrics(kT0).empty());
 }
 
 }  // namespace

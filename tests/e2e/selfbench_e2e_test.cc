@@ -417,10 +417,20 @@ TEST_F(SelfbenchE2eTest, FailedRunsLeaveTheDaemonRunning) {
       std::string::npos);
   EXPECT_EQ(StopAndWait(), 0);
 
-  // The alerts survive a restart without being logged again.
+  // The alerts survive a restart without being logged again; those of the models that left the
+  // configuration while edgemond was stopped resolve.
   Start(json::array({Model("corrupt", dir_.Join("corrupt.onnx"))}));
   EXPECT_TRUE(Alert("model_benchmark_failed", "corrupt").is_object());
+  EXPECT_TRUE(Alert("model_benchmark_failed", "runaway").is_null());
+  EXPECT_TRUE(Alert("model_output_mismatch", "wrong").is_null());
   EXPECT_EQ(StopAndWait(), 0);
+  const std::string output = daemon_->process().Output();
+  EXPECT_EQ(output.find("alert model_benchmark_failed{model=\"corrupt\"} FIRING"),
+            std::string::npos)
+      << output;
+  EXPECT_NE(output.find("alert model_benchmark_failed{model=\"runaway\"} RESOLVED"),
+            std::string::npos)
+      << output;
 }
 
 TEST_F(SelfbenchE2eTest, ACrashingBenchmarkIsAFailedRun) {
