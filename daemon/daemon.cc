@@ -17,6 +17,7 @@
 #include "collectors/throttle_events.h"
 #include "daemon/collector_health.h"
 #include "daemon/logging.h"
+#include "daemon/reload_plan.h"
 #include "selfbench/model_alerts.h"
 #include "storage/sqlite_store.h"
 
@@ -26,12 +27,6 @@ namespace {
 std::chrono::nanoseconds Interval(const Config& config) {
   return std::chrono::nanoseconds(
       std::llround(config.collection.interval_seconds * 1'000'000'000.0));
-}
-
-// Whether two configurations agree on one section, compared through the schema so that a key
-// added to the section is compared too.
-bool SameSection(const Config& a, const Config& b, const char* section) {
-  return ConfigToJson(a)[section] == ConfigToJson(b)[section];
 }
 
 nlohmann::json RulesJson(const std::vector<alerts::Rule>& rules) {
@@ -469,17 +464,19 @@ void Daemon::Reload() {
   (void)notifier_.Ready(status_text_);
 }
 
-void Daemon::ApplyConfig(Config next) {
-  for (const RestartPending& kept : KeepValuesThatNeedARestart(config_, next)) {
+void Daemon::ApplyConfig(Config wanted) {
+  ReloadPlan plan = PlanReload(config_, std::move(wanted));
+  Config& next = plan.next;
+  for (const RestartPending& kept : plan.kept) {
     spdlog::warn("{} changed from {} to {}: this takes a restart; keeping {} until then", kept.key,
                  kept.running, kept.wanted, kept.running);
   }
 
-  if (next.log_level != config_.log_level) {
+  if (plan.log_level) {
     SetLogLevel(next.log_level);
     spdlog::info("log_level is now {}", next.log_level);
   }
-  if (next.collection.interval_seconds != config_.collection.interval_seconds) {
+  if (plan.interval) {
     const auto interval = Interval(next);
     scheduler_.Reset(clock_.Now() + interval, interval);
     backend_->SetInterval(interval);
@@ -487,7 +484,7 @@ void Daemon::ApplyConfig(Config next) {
     if (!armed.ok()) spdlog::error("cannot reschedule the collection: {}", armed.ToString());
     spdlog::info("collecting every {} s", next.collection.interval_seconds);
   }
-  if (!SameSection(next, config_, "collectors")) {
+  if (plan.collectors) {
     const collectors::CollectorsConfig collectors_config = CollectorsConfigFor(next);
     if (Status valid = collectors::ValidateCollectorsConfig(collectors_config); !valid.ok()) {
       spdlog::error("collectors: {}; keeping the running ones", valid.ToString());
@@ -498,15 +495,18 @@ void Daemon::ApplyConfig(Config next) {
       spdlog::info("collectors restarted with the new selection");
     }
   }
-  if (next.storage.flush_interval_seconds != config_.storage.flush_interval_seconds) {
+  if (plan.flush_interval) {
     next_flush_ = clock_.Now() + std::chrono::seconds(next.storage.flush_interval_seconds);
     spdlog::info("flushing to the database every {} s", next.storage.flush_interval_seconds);
   }
 
-  if (!SameSection(next, config_, "http")) {
+  if (plan.http) {
+    // The listening socket is kept (duplicated into the new server) unless the address changed
+    // and it is ours to change: systemd's (socket activation) always stays.
+    const bool keep_socket = socket_activated_ || !plan.http_listen;
     UniqueFd fd;
-    if (socket_activated_ || next.http.listen == config_.http.listen) {
-      if (socket_activated_ && next.http.listen != config_.http.listen) {
+    if (keep_socket) {
+      if (socket_activated_ && plan.http_listen) {
         spdlog::warn(
             "http.listen is ignored: the listening socket comes from systemd "
             "(edgemond.socket)");
@@ -518,7 +518,7 @@ void Daemon::ApplyConfig(Config next) {
         spdlog::error("cannot take over the listening socket: {}", duplicate.status().ToString());
       }
     }
-    if (!fd && (socket_activated_ || next.http.listen == config_.http.listen)) {
+    if (!fd && keep_socket) {
       next.http = config_.http;
     } else {
       auto http = StartHttp(next.http, std::move(fd));
@@ -535,30 +535,19 @@ void Daemon::ApplyConfig(Config next) {
     }
   }
 
-  if (next.alerts.sink != config_.alerts.sink) {
+  if (plan.alert_sink) {
     (void)MakeAlertSink(next.alerts.sink);
     spdlog::info("alert transitions now go to {}", next.alerts.sink);
   }
   derived_options_.power_budget_watts = next.alerts.power_budget_watts;
-  std::size_t changed = 0, added = 0;
-  for (const alerts::Rule& rule : next.alerts.rules) {
-    const auto old = std::find_if(config_.alerts.rules.begin(), config_.alerts.rules.end(),
-                                  [&](const alerts::Rule& r) { return r.name == rule.name; });
-    if (old == config_.alerts.rules.end()) {
-      ++added;
-    } else if (!alerts::SameDefinition(*old, rule)) {
-      ++changed;
-    }
-  }
-  const std::size_t removed = config_.alerts.rules.size() + added - next.alerts.rules.size();
   HandleTransitions(evaluator_.SetRules(EvaluatorRules(next), clock_.WallNow()));
   backend_->SetAlertRules(RulesJson(next.alerts.rules));
   selfbench_->Reconfigure(next, CollectorsConfigFor(next));
   backend_->SetActiveAlerts(evaluator_.Active());
   spdlog::info("{} configured for self-benchmarks", Plural(next.models.size(), "model", "models"));
   spdlog::info("{} loaded ({} added, {} changed, {} removed)",
-               Plural(next.alerts.rules.size(), "alert rule", "alert rules"), added, changed,
-               removed);
+               Plural(next.alerts.rules.size(), "alert rule", "alert rules"), plan.rules_added,
+               plan.rules_changed, plan.rules_removed);
   config_ = std::move(next);
 }
 

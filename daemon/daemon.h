@@ -90,6 +90,11 @@ class Daemon final {
   // Where the API is served ("http://127.0.0.1:8867").
   std::string url() const { return server_->url(); }
 
+  // What Run()'s loop does at each tick of the collection timer and on SIGHUP with the reloaded
+  // configuration. Public so that a test can drive a daemon by a FakeClock without the loop.
+  void Tick();
+  void ApplyConfig(Config wanted);
+
  private:
   struct Http {
     std::unique_ptr<http::Router> router;
@@ -103,7 +108,6 @@ class Daemon final {
   Result<Http> StartHttp(const Config::Http& config, UniqueFd listen_fd);
   void InstallHttp(Http http);
   Status MakeAlertSink(std::string_view sink);
-  void Tick();
   void EvaluateAlerts(std::vector<Sample>& samples, WallTime now);
   void HandleTransitions(const std::vector<AlertTransition>& transitions);
   void FlushStore(bool final_flush);
@@ -121,7 +125,6 @@ class Daemon final {
   void UpdateStatus();
   std::string StatusText() const;
   void Reload();
-  void ApplyConfig(Config next);
   // Turns throttling transitions into log lines and API events.
   void PublishThrottleEvents(const std::vector<Sample>& samples);
   void Shutdown(int signal);
