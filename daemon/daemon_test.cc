@@ -19,8 +19,6 @@ namespace {
 using json = nlohmann::json;
 using std::chrono::seconds;
 
-constexpr WallTime kStart = WallTime(seconds(1767225600));  // FakeClock's wall start.
-
 // A rule on the Orin fixture's CPU zone (45.875 °C): warmer than 40 °C for 3 s.
 alerts::Rule CpuWarm() {
   alerts::Rule rule;
