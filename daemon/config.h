@@ -55,9 +55,10 @@ struct Config {
     std::string listen = "127.0.0.1:8867";
     std::string bearer_token;  // Empty: mutating endpoints are open (they bind to loopback).
     std::vector<std::string> cors_allow_origins;
-    std::uint32_t max_connections = 64;
-    std::uint32_t max_connections_per_ip = 16;
+    std::uint32_t max_connections = 256;
+    std::uint32_t max_connections_per_ip = 64;
     std::uint32_t connection_timeout_seconds = 10;
+    std::uint32_t read_timeout_seconds = 5;
     std::uint32_t threads = 2;
     std::uint32_t max_query_points = 11000;
     std::uint32_t max_query_series = 500;

@@ -118,13 +118,20 @@ constexpr FieldSpec kFieldsAfterCollectors[] = {
      "CORS headers."},
     {"http.max_connections", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.http.max_connections; },
-     "Connections served at once; more are refused.", 1, 10000},
+     "Connections open at once. One more shuts down the connection that has waited longest for "
+     "its request (an idle or slow client); when every connection is being answered, the new one "
+     "is closed.", 1, 10000},
     {"http.max_connections_per_ip", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.http.max_connections_per_ip; },
      "Connections served at once from one client address.", 1, 10000},
     {"http.connection_timeout_seconds", FieldKind::kUint32, kLive,
      [](Config& c) -> void* { return &c.http.connection_timeout_seconds; },
      "An idle connection is closed after this many seconds.", 1, 3600},
+    {"http.read_timeout_seconds", FieldKind::kUint32, kLive,
+     [](Config& c) -> void* { return &c.http.read_timeout_seconds; },
+     "A request (line, headers and body) must arrive within this many seconds of the connection "
+     "opening or of the previous response, or the connection is closed: a client that sends a "
+     "byte at a time cannot hold a connection.", 1, 3600},
     {"http.threads", FieldKind::kUint32, kLive, [](Config& c) -> void* { return &c.http.threads; },
      "Threads serving HTTP requests.", 1, 64},
     {"http.max_query_points", FieldKind::kUint32, kLive,

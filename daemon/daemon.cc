@@ -182,6 +182,7 @@ Result<Daemon::Http> Daemon::StartHttp(const Config::Http& config, UniqueFd list
   server_options.max_connections = config.max_connections;
   server_options.max_connections_per_ip = config.max_connections_per_ip;
   server_options.connection_timeout = std::chrono::seconds(config.connection_timeout_seconds);
+  server_options.read_timeout = std::chrono::seconds(config.read_timeout_seconds);
   server_options.threads = config.threads;
   auto server = http::MhdServer::Start(std::move(server_options), *http.router);
   if (!server.ok()) return server.status().WithContext("cannot serve HTTP (--listen)");

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -23,6 +24,11 @@ using MhdResult = int;
 struct MhdServer::Context {
   const Router* router;  // Not owned; outlives the server.
   std::size_t max_body_bytes;
+  ConnectionGuard guard;
+
+  Context(const Router* r, std::size_t body_limit, unsigned max_connections,
+          std::chrono::milliseconds read_timeout)
+      : router(r), max_body_bytes(body_limit), guard(max_connections, read_timeout) {}
 };
 
 namespace {
@@ -74,6 +80,7 @@ MhdResult HandleRequest(void* cls, MHD_Connection* connection, const char* url, 
     *upload_data_size = 0;
     return MHD_YES;
   }
+  context->guard.RequestReceived(connection);
   if (state->body_too_large) {
     return Queue(connection, JsonError(413, "body_too_large",
                                        "request body exceeds " +
@@ -98,10 +105,25 @@ MhdResult HandleRequest(void* cls, MHD_Connection* connection, const char* url, 
   }
 }
 
-void RequestCompleted(void* /*cls*/, MHD_Connection* /*connection*/, void** request_state,
+void RequestCompleted(void* cls, MHD_Connection* connection, void** request_state,
                       MHD_RequestTerminationCode /*code*/) noexcept {
   delete static_cast<RequestState*>(*request_state);
   *request_state = nullptr;
+  static_cast<MhdServer::Context*>(cls)->guard.ResponseDone(connection);
+}
+
+// MHD closes a connection's socket only after notifying its end, so the guard never touches a
+// descriptor that was closed and reused.
+void ConnectionChanged(void* cls, MHD_Connection* connection, void** /*socket_context*/,
+                       MHD_ConnectionNotificationCode code) noexcept {
+  ConnectionGuard& guard = static_cast<MhdServer::Context*>(cls)->guard;
+  if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+    guard.Closed(connection);
+    return;
+  }
+  const MHD_ConnectionInfo* info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  if (info != nullptr) guard.Opened(connection, info->connect_fd);
 }
 
 Result<UniqueFd> BindListenSocket(const ListenAddress& address, const std::string& text) {
@@ -223,13 +245,19 @@ Result<std::unique_ptr<MhdServer>> MhdServer::Start(ServerOptions options, const
   const std::uint16_t port = BoundPort(fd.get());
   const std::string host = BoundHost(fd.get());
 
-  auto context = std::make_unique<Context>(Context{&router, options.max_body_bytes});
+  auto context = std::make_unique<Context>(&router, options.max_body_bytes, options.max_connections,
+                                           options.read_timeout);
+  // Beyond the guard's limit, so that a connection over it is accepted and makes the guard evict
+  // the one waiting longest, instead of being refused by MHD while slow clients hold the slots.
+  const unsigned mhd_connection_limit =
+      options.max_connections + std::max(8u, options.max_connections / 4);
   // MHD_USE_ITC: MHD_quiesce_daemon needs it with internal threads.
   const unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC;
   MHD_Daemon* daemon = MHD_start_daemon(
       flags, /*port=*/0, /*apc=*/nullptr, /*apc_cls=*/nullptr, &HandleRequest, context.get(),
-      MHD_OPTION_LISTEN_SOCKET, fd.get(), MHD_OPTION_NOTIFY_COMPLETED, &RequestCompleted, nullptr,
-      MHD_OPTION_CONNECTION_LIMIT, options.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+      MHD_OPTION_LISTEN_SOCKET, fd.get(), MHD_OPTION_NOTIFY_COMPLETED, &RequestCompleted,
+      context.get(), MHD_OPTION_NOTIFY_CONNECTION, &ConnectionChanged, context.get(),
+      MHD_OPTION_CONNECTION_LIMIT, mhd_connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
       options.max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
       static_cast<unsigned>(options.connection_timeout.count()), MHD_OPTION_CONNECTION_MEMORY_LIMIT,
       options.max_header_bytes, MHD_OPTION_THREAD_POOL_SIZE, options.threads, MHD_OPTION_END);
@@ -249,6 +277,8 @@ Result<UniqueFd> MhdServer::DuplicateListenSocket() const {
   if (!fd) return Status::FromErrno(errno, "duplicating the HTTP listening socket");
   return fd;
 }
+
+ConnectionGuard::Counts MhdServer::guard_counts() const { return context_->guard.counts(); }
 
 std::string MhdServer::url() const {
   const bool v6 = host_.find(':') != std::string::npos;

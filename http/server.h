@@ -2,8 +2,10 @@
 // for a Router and queues the Responses. It knows nothing about edgemond's endpoints.
 //
 // Safe by default: a connection limit, a per-IP connection limit, an idle timeout per connection,
-// a bounded request header/URL size (libmicrohttpd answers 414/431 above the connection memory
-// limit) and a bounded body size (413).
+// a read deadline per request and eviction of the longest-waiting connection when every slot is
+// taken (http/connection_guard.h: slow clients cannot lock others out), a bounded request
+// header/URL size (libmicrohttpd answers 414/431 above the connection memory limit) and a bounded
+// body size (413).
 //
 // Thread safety: the Router is called from the server's worker threads, concurrently; it must
 // outlive the server. Start/Stop are not thread-safe; destruction stops the server.
@@ -18,6 +20,7 @@
 
 #include "core/result.h"
 #include "core/unique_fd.h"
+#include "http/connection_guard.h"
 #include "http/router.h"
 
 struct MHD_Daemon;
@@ -29,9 +32,12 @@ struct ServerOptions {
   std::string listen = "127.0.0.1:8867";
   // An already bound, listening socket (systemd socket activation); used instead of `listen`.
   UniqueFd listen_fd;
-  unsigned max_connections = 64;
-  unsigned max_connections_per_ip = 16;
-  std::chrono::seconds connection_timeout{10};
+  unsigned max_connections = 256;
+  unsigned max_connections_per_ip = 64;
+  std::chrono::seconds connection_timeout{10};  // Inactivity.
+  // A request (line, headers, body) must arrive within this time of the connection opening or of
+  // the previous response.
+  std::chrono::milliseconds read_timeout{std::chrono::seconds(5)};
   unsigned threads = 2;
   std::size_t max_header_bytes = 16 * 1024;  // Request line (URL) + headers.
   std::size_t max_body_bytes = 64 * 1024;
@@ -55,6 +61,8 @@ class MhdServer final {
   MhdServer& operator=(const MhdServer&) = delete;
 
   std::uint16_t port() const { return port_; }
+  // Connections shut down by the read deadline and to make room, since Start().
+  ConnectionGuard::Counts guard_counts() const;
   // A new descriptor of the listening socket (close-on-exec), so that a replacement server can
   // take over the same bound socket (configuration reload, socket activation) while this one is
   // stopped. The socket stays open as long as either descriptor does.

@@ -2,10 +2,19 @@
 
 #include "http/server.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 
+#include <chrono>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
+#include "core/unique_fd.h"
 #include "tests/testing/http_client.h"
 
 namespace edgemond::http {
@@ -106,6 +115,191 @@ TEST_F(ServerTest, OversizedUrlsAreRefused) {
   const auto reply = HttpGet(server->port(), "/echo?x=" + std::string(10000, 'a'));
   EXPECT_GE(reply.status, 400) << reply.error;
   EXPECT_LT(reply.status, 500);
+}
+
+// A raw loopback connection, for clients that misbehave in ways HttpRequest cannot.
+class RawConnection {
+ public:
+  // From `source` (any 127.x.y.z address is this host), to the server's port.
+  RawConnection(std::uint16_t port, const char* source = "127.0.0.1")
+      : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    sockaddr_in from{};
+    from.sin_family = AF_INET;
+    ::inet_pton(AF_INET, source, &from.sin_addr);
+    EXPECT_EQ(::bind(fd_.get(), reinterpret_cast<sockaddr*>(&from), sizeof(from)), 0);
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(port);
+    ::inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
+    connected_ = ::connect(fd_.get(), reinterpret_cast<sockaddr*>(&to), sizeof(to)) == 0;
+  }
+
+  bool connected() const { return connected_; }
+  bool Send(std::string_view bytes) {
+    return ::send(fd_.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
+           static_cast<ssize_t>(bytes.size());
+  }
+  // Everything the server sends until it closes the connection or `timeout` passes; `closed`
+  // says which.
+  std::string ReadUntilClosed(std::chrono::milliseconds timeout, bool& closed) {
+    std::string out;
+    closed = false;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      pollfd p{fd_.get(), POLLIN, 0};
+      if (::poll(&p, 1, 20) <= 0) continue;
+      char buffer[65536];
+      const ssize_t n = ::recv(fd_.get(), buffer, sizeof(buffer), 0);
+      if (n <= 0) {
+        closed = true;
+        break;
+      }
+      out.append(buffer, static_cast<std::size_t>(n));
+    }
+    return out;
+  }
+
+ private:
+  UniqueFd fd_;
+  bool connected_ = false;
+};
+
+std::size_t Count(std::string_view text, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string_view::npos;
+       at = text.find(what, at + what.size())) {
+    ++n;
+  }
+  return n;
+}
+
+TEST_F(ServerTest, AClientSendingAByteAtATimeIsClosedAtTheReadDeadline) {
+  ServerOptions options;
+  options.read_timeout = std::chrono::milliseconds(600);
+  auto server = Start(std::move(options));
+  ASSERT_NE(server, nullptr);
+  RawConnection slow(server->port());
+  ASSERT_TRUE(slow.connected());
+  // A byte every 100 ms keeps the inactivity timeout (10 s) from ever firing.
+  const std::string request = "GET /echo HTTP/1.1\r\nHost: x\r\nX-Padding: aaaaaaaaaaaaaaaaaaaa";
+  const auto start = std::chrono::steady_clock::now();
+  bool closed = false;
+  for (char c : request) {
+    if (!slow.Send(std::string_view(&c, 1))) break;
+    slow.ReadUntilClosed(std::chrono::milliseconds(100), closed);
+    if (closed) break;
+  }
+  if (!closed) slow.ReadUntilClosed(std::chrono::seconds(5), closed);
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(closed);
+  EXPECT_GE(took, std::chrono::milliseconds(600));
+  EXPECT_LT(took, std::chrono::seconds(3));
+  EXPECT_EQ(server->guard_counts().timed_out, 1u);
+}
+
+TEST_F(ServerTest, SlowClientsOnEverySlotDoNotLockOthersOut) {
+  ServerOptions options;
+  options.max_connections = 8;
+  options.read_timeout = std::chrono::seconds(30);  // Far beyond the test: eviction must do it.
+  auto server = Start(std::move(options));
+  ASSERT_NE(server, nullptr);
+  // Eight clients from two other addresses, each with half a request line.
+  std::vector<std::unique_ptr<RawConnection>> slow;
+  for (int i = 0; i < 8; ++i) {
+    slow.push_back(
+        std::make_unique<RawConnection>(server->port(), i % 2 ? "127.0.0.2" : "127.0.0.3"));
+    ASSERT_TRUE(slow.back()->connected());
+    ASSERT_TRUE(slow.back()->Send("GET /echo HT"));
+  }
+  // A well-behaved request gets a slot at once, by closing the client that has waited longest,
+  // even while more slow clients keep coming.
+  for (int i = 0; i < 4; ++i) {
+    slow.push_back(std::make_unique<RawConnection>(server->port(), "127.0.0.2"));
+    ASSERT_TRUE(slow.back()->Send("GET /echo HT"));
+    const auto start = std::chrono::steady_clock::now();
+    const auto reply = HttpGet(server->port(), "/echo");
+    EXPECT_EQ(reply.status, 200) << reply.error;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  }
+  EXPECT_GE(server->guard_counts().evicted, 4u);
+  EXPECT_EQ(server->guard_counts().timed_out, 0u);
+  bool closed = false;
+  slow.front()->ReadUntilClosed(std::chrono::seconds(2), closed);
+  EXPECT_TRUE(closed);  // The oldest went first...
+  slow.back()->ReadUntilClosed(std::chrono::milliseconds(100), closed);
+  EXPECT_FALSE(closed);  // ... and the newest is still there.
+}
+
+TEST_F(ServerTest, ThirtyTwoConnectionsFromOneAddressAreAllServed) {
+  auto server = Start();
+  ASSERT_NE(server, nullptr);
+  std::vector<std::unique_ptr<RawConnection>> clients;
+  for (int i = 0; i < 32; ++i) {
+    clients.push_back(std::make_unique<RawConnection>(server->port()));
+    ASSERT_TRUE(clients.back()->connected());
+  }
+  for (auto& client : clients) {
+    ASSERT_TRUE(client->Send("GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+  }
+  for (auto& client : clients) {
+    bool closed = false;
+    const std::string reply = client->ReadUntilClosed(std::chrono::seconds(5), closed);
+    EXPECT_EQ(reply.rfind("HTTP/1.1 200", 0), 0u) << reply;
+  }
+}
+
+TEST_F(ServerTest, RequestsNoClientShouldSendGetA4xxOrAClosedConnection) {
+  ServerOptions options;
+  options.read_timeout = std::chrono::seconds(1);
+  auto server = Start(std::move(options));
+  ASSERT_NE(server, nullptr);
+  const auto refused = [&](const std::string& bytes, const char* what) {
+    RawConnection client(server->port());
+    ASSERT_TRUE(client.connected());
+    (void)client.Send(bytes);  // The server may close before it has read everything.
+    bool closed = false;
+    const std::string reply = client.ReadUntilClosed(std::chrono::seconds(5), closed);
+    EXPECT_TRUE(closed) << what;
+    if (!reply.empty()) {
+      EXPECT_EQ(reply.rfind("HTTP/1.1 4", 0), 0u) << what << ": " << reply.substr(0, 200);
+    }
+  };
+  refused("GET /" + std::string(1 << 20, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n", "1 MB line");
+  std::string headers = "GET /echo HTTP/1.1\r\nHost: x\r\n";
+  for (int i = 0; i < 10000; ++i) headers += "X-" + std::to_string(i) + ": y\r\n";
+  refused(headers + "\r\n", "10,000 headers");
+  refused(
+      "POST /upload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t0ken\r\n"
+      "Transfer-Encoding: chunked\r\n\r\n10\r\n0123456789abcdef\r\n",
+      "a chunked body without end");
+  // Meanwhile the server answers everyone else.
+  EXPECT_EQ(HttpGet(server->port(), "/echo").status, 200);
+}
+
+TEST_F(ServerTest, APipelinedBurstIsAnsweredInOrder) {
+  auto server = Start();
+  ASSERT_NE(server, nullptr);
+  RawConnection client(server->port());
+  ASSERT_TRUE(client.connected());
+  std::string burst;
+  for (int i = 0; i < 100; ++i) {
+    burst += "GET /echo?i=" + std::to_string(i) + " HTTP/1.1\r\nHost: x\r\n\r\n";
+  }
+  burst += "GET /echo?i=last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  ASSERT_TRUE(client.Send(burst));
+  bool closed = false;
+  const std::string replies = client.ReadUntilClosed(std::chrono::seconds(10), closed);
+  EXPECT_TRUE(closed);
+  EXPECT_EQ(Count(replies, "HTTP/1.1 200"), 101u);
+  // Each body is followed by the next response.
+  std::size_t previous = 0;
+  for (int i = 0; i < 100; ++i) {
+    const std::size_t at = replies.find("/echo|i=" + std::to_string(i) + "HTTP/1.1 200");
+    ASSERT_NE(at, std::string::npos) << i;
+    EXPECT_GE(at, previous) << i;
+    previous = at;
+  }
+  EXPECT_NE(replies.find("/echo|i=last"), std::string::npos);
 }
 
 TEST_F(ServerTest, APortInUseIsAClearError) {
