@@ -6,8 +6,10 @@
 
 namespace edgemond::http {
 
-ConnectionGuard::ConnectionGuard(unsigned max_connections, std::chrono::milliseconds read_timeout)
+ConnectionGuard::ConnectionGuard(unsigned max_connections, unsigned max_per_address,
+                                 std::chrono::milliseconds read_timeout)
     : max_connections_(max_connections),
+      max_per_address_(max_per_address),
       read_timeout_(read_timeout),
       reaper_([this] { EnforceDeadlines(); }) {}
 
@@ -26,21 +28,33 @@ void ConnectionGuard::ShutDown(Connection& connection) {
   (void)::shutdown(connection.fd, SHUT_RDWR);
 }
 
-void ConnectionGuard::Opened(const void* connection, int fd) {
-  std::lock_guard lock(mu_);
-  Connection& added = connections_[connection];
-  added = Connection{fd, false, SteadyClock::now(), false};
-  // Connections already shut down are on their way out: they do not hold a slot.
-  std::size_t open = 0;
-  for (const auto& [key, c] : connections_) open += c.shut_down ? 0 : 1;
-  if (open <= max_connections_) return;
+template <typename Among>
+void ConnectionGuard::Evict(const void* added, Among among) {
   Connection* oldest = nullptr;
   for (auto& [key, c] : connections_) {
-    if (c.shut_down || c.answering || key == connection) continue;
+    if (c.shut_down || c.answering || key == added || !among(c)) continue;
     if (oldest == nullptr || c.waiting < oldest->waiting) oldest = &c;
   }
-  ShutDown(oldest != nullptr ? *oldest : added);
+  ShutDown(oldest != nullptr ? *oldest : connections_.at(added));
   ++counts_.evicted;
+}
+
+void ConnectionGuard::Opened(const void* connection, int fd, std::string address) {
+  std::lock_guard lock(mu_);
+  Connection& added = connections_[connection];
+  added = Connection{fd, std::move(address), false, SteadyClock::now(), false};
+  // Connections already shut down are on their way out: they do not hold a slot.
+  std::size_t open = 0, from_address = 0;
+  for (const auto& [key, c] : connections_) {
+    if (c.shut_down) continue;
+    ++open;
+    if (c.address == added.address) ++from_address;
+  }
+  if (from_address > max_per_address_) {
+    Evict(connection, [&](const Connection& c) { return c.address == added.address; });
+  } else if (open > max_connections_) {
+    Evict(connection, [](const Connection&) { return true; });
+  }
 }
 
 void ConnectionGuard::RequestReceived(const void* connection) {

@@ -7,10 +7,12 @@
 //  - read deadline: a request (line, headers and body) must have arrived within `read_timeout` of
 //    the connection opening or of the previous response being sent; a connection still waiting
 //    then is shut down;
-//  - eviction: a connection that would make more than `max_connections` open shuts down the one
-//    that has been waiting for its request the longest (an idle keep-alive connection or a slow
-//    client), itself if no other waits. A connection whose request is being answered is never
-//    cut short, so a new client always gets a slot as long as the slots are not all busy.
+//  - eviction: a connection that would make more than `max_connections` open, or more than
+//    `max_per_address` from its client address, shuts down the one (from that address, for the
+//    second limit) that has been waiting for its request the longest (an idle keep-alive
+//    connection or a slow client), itself if no other waits. A connection whose request is being
+//    answered is never cut short, so a new client always gets a slot as long as the slots are not
+//    all busy.
 // "Shut down" is shutdown(2) on the socket: the server sees the peer gone and closes the
 // connection itself, so the socket keeps one owner.
 //
@@ -24,6 +26,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <unordered_map>
 
@@ -31,14 +34,16 @@ namespace edgemond::http {
 
 class ConnectionGuard final {
  public:
-  ConnectionGuard(unsigned max_connections, std::chrono::milliseconds read_timeout);
+  ConnectionGuard(unsigned max_connections, unsigned max_per_address,
+                  std::chrono::milliseconds read_timeout);
   ~ConnectionGuard();
   ConnectionGuard(const ConnectionGuard&) = delete;
   ConnectionGuard& operator=(const ConnectionGuard&) = delete;
 
   // `connection` identifies a connection from Opened() to Closed(); `fd` is its socket, which
-  // must stay open until Closed() returns.
-  void Opened(const void* connection, int fd);
+  // must stay open until Closed() returns; `address` its client's address (any bytes that are
+  // equal for one client, such as the address part of its sockaddr).
+  void Opened(const void* connection, int fd, std::string address);
   void RequestReceived(const void* connection);
   void ResponseDone(const void* connection);
   void Closed(const void* connection);
@@ -53,6 +58,7 @@ class ConnectionGuard final {
   using SteadyClock = std::chrono::steady_clock;
   struct Connection {
     int fd = -1;
+    std::string address;
     bool answering = false;           // Its request has arrived and is being answered.
     SteadyClock::time_point waiting;  // Since when it waits for a request (when !answering).
     bool shut_down = false;
@@ -60,8 +66,13 @@ class ConnectionGuard final {
 
   void EnforceDeadlines();
   void ShutDown(Connection& connection);  // REQUIRES: mu_ held.
+  // Shuts down the connection (other than `added`, unless none other waits) waiting longest among
+  // those `among` accepts. REQUIRES: mu_ held.
+  template <typename Among>
+  void Evict(const void* added, Among among);
 
   const unsigned max_connections_;
+  const unsigned max_per_address_;
   const std::chrono::milliseconds read_timeout_;
   mutable std::mutex mu_;
   std::condition_variable wake_;

@@ -27,8 +27,10 @@ struct MhdServer::Context {
   ConnectionGuard guard;
 
   Context(const Router* r, std::size_t body_limit, unsigned max_connections,
-          std::chrono::milliseconds read_timeout)
-      : router(r), max_body_bytes(body_limit), guard(max_connections, read_timeout) {}
+          unsigned max_per_address, std::chrono::milliseconds read_timeout)
+      : router(r),
+        max_body_bytes(body_limit),
+        guard(max_connections, max_per_address, read_timeout) {}
 };
 
 namespace {
@@ -112,6 +114,20 @@ void RequestCompleted(void* cls, MHD_Connection* connection, void** request_stat
   static_cast<MhdServer::Context*>(cls)->guard.ResponseDone(connection);
 }
 
+// The address part of a client's sockaddr: equal for every connection of one client.
+std::string AddressOf(const sockaddr* address) {
+  if (address == nullptr) return "";
+  if (address->sa_family == AF_INET6) {
+    const auto* v6 = reinterpret_cast<const sockaddr_in6*>(address);
+    return std::string(reinterpret_cast<const char*>(&v6->sin6_addr), sizeof(v6->sin6_addr));
+  }
+  if (address->sa_family == AF_INET) {
+    const auto* v4 = reinterpret_cast<const sockaddr_in*>(address);
+    return std::string(reinterpret_cast<const char*>(&v4->sin_addr), sizeof(v4->sin_addr));
+  }
+  return "";
+}
+
 // MHD closes a connection's socket only after notifying its end, so the guard never touches a
 // descriptor that was closed and reused.
 void ConnectionChanged(void* cls, MHD_Connection* connection, void** /*socket_context*/,
@@ -121,9 +137,12 @@ void ConnectionChanged(void* cls, MHD_Connection* connection, void** /*socket_co
     guard.Closed(connection);
     return;
   }
-  const MHD_ConnectionInfo* info =
+  const MHD_ConnectionInfo* fd =
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-  if (info != nullptr) guard.Opened(connection, info->connect_fd);
+  const MHD_ConnectionInfo* peer =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (fd == nullptr) return;
+  guard.Opened(connection, fd->connect_fd, peer != nullptr ? AddressOf(peer->client_addr) : "");
 }
 
 Result<UniqueFd> BindListenSocket(const ListenAddress& address, const std::string& text) {
@@ -246,9 +265,10 @@ Result<std::unique_ptr<MhdServer>> MhdServer::Start(ServerOptions options, const
   const std::string host = BoundHost(fd.get());
 
   auto context = std::make_unique<Context>(&router, options.max_body_bytes, options.max_connections,
-                                           options.read_timeout);
-  // Beyond the guard's limit, so that a connection over it is accepted and makes the guard evict
-  // the one waiting longest, instead of being refused by MHD while slow clients hold the slots.
+                                           options.max_connections_per_ip, options.read_timeout);
+  // Beyond the guard's limit, and no per-address limit of MHD's (the guard has it), so that a
+  // connection over a limit is accepted and makes the guard evict the one waiting longest,
+  // instead of being refused by MHD while slow clients hold the slots.
   const unsigned mhd_connection_limit =
       options.max_connections + std::max(8u, options.max_connections / 4);
   // MHD_USE_ITC: MHD_quiesce_daemon needs it with internal threads.
@@ -257,8 +277,7 @@ Result<std::unique_ptr<MhdServer>> MhdServer::Start(ServerOptions options, const
       flags, /*port=*/0, /*apc=*/nullptr, /*apc_cls=*/nullptr, &HandleRequest, context.get(),
       MHD_OPTION_LISTEN_SOCKET, fd.get(), MHD_OPTION_NOTIFY_COMPLETED, &RequestCompleted,
       context.get(), MHD_OPTION_NOTIFY_CONNECTION, &ConnectionChanged, context.get(),
-      MHD_OPTION_CONNECTION_LIMIT, mhd_connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-      options.max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
+      MHD_OPTION_CONNECTION_LIMIT, mhd_connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
       static_cast<unsigned>(options.connection_timeout.count()), MHD_OPTION_CONNECTION_MEMORY_LIMIT,
       options.max_header_bytes, MHD_OPTION_THREAD_POOL_SIZE, options.threads, MHD_OPTION_END);
   if (daemon == nullptr) {

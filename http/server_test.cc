@@ -230,6 +230,33 @@ TEST_F(ServerTest, SlowClientsOnEverySlotDoNotLockOthersOut) {
   EXPECT_FALSE(closed);  // ... and the newest is still there.
 }
 
+TEST_F(ServerTest, SlowClientsAtTheAddressLimitMakeRoomForTheirNeighbour) {
+  ServerOptions options;
+  options.max_connections_per_ip = 4;
+  options.read_timeout = std::chrono::seconds(30);
+  auto server = Start(std::move(options));
+  ASSERT_NE(server, nullptr);
+  // Four slow clients on this address (a local scanner), four on another.
+  std::vector<std::unique_ptr<RawConnection>> here, there;
+  for (int i = 0; i < 4; ++i) {
+    here.push_back(std::make_unique<RawConnection>(server->port(), "127.0.0.1"));
+    there.push_back(std::make_unique<RawConnection>(server->port(), "127.0.0.2"));
+    ASSERT_TRUE(here.back()->Send("GET /echo HT"));
+    ASSERT_TRUE(there.back()->Send("GET /echo HT"));
+  }
+  // A health check from this address is served at once, at the cost of this address's oldest.
+  const auto reply = HttpGet(server->port(), "/echo");
+  EXPECT_EQ(reply.status, 200) << reply.error;
+  EXPECT_EQ(server->guard_counts().evicted, 1u);
+  bool closed = false;
+  here.front()->ReadUntilClosed(std::chrono::seconds(2), closed);
+  EXPECT_TRUE(closed);
+  for (auto& other : there) {
+    other->ReadUntilClosed(std::chrono::milliseconds(50), closed);
+    EXPECT_FALSE(closed);  // Another address's connections are not its to take.
+  }
+}
+
 TEST_F(ServerTest, ThirtyTwoConnectionsFromOneAddressAreAllServed) {
   auto server = Start();
   ASSERT_NE(server, nullptr);
