@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "http/api_backend.h"
+#include "http/latest_cache.h"
 #include "http/request.h"
 #include "http/router.h"
 
@@ -26,6 +27,7 @@ struct ApiContext {
   const Router& router;  // For the server's self-metrics on /metrics.
   ApiLimits limits;
   std::string version;
+  std::shared_ptr<LatestCache> latest_cache = std::make_shared<LatestCache>();
 };
 
 void RegisterApiRoutes(Router& router, const ApiContext& context);

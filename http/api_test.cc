@@ -156,6 +156,28 @@ TEST_F(ApiTest, LatestShowsMissingValuesAsNullWithReason) {
   EXPECT_EQ(Get("/api/v1/latest", {{"match", "bad{"}}).status, 400);
 }
 
+TEST_F(ApiTest, LatestIsRenderedOncePerCollectionAndFollowsEachNewOne) {
+  auto first = std::make_shared<std::vector<Sample>>();
+  first->push_back(Sample{&kUtil, {{"cpu", "all"}}, 0.5, "", clock_.WallNow()});
+  backend_.latest = first;
+  const auto once = Get("/api/v1/latest");
+  EXPECT_EQ(Get("/api/v1/latest").body, once.body);
+  EXPECT_EQ(once.content_type, kJsonContentType);
+  EXPECT_EQ(once.headers,
+            (std::vector<std::pair<std::string, std::string>>{{"Cache-Control", "no-store"}}));
+  // The next collection is rendered anew.
+  auto second = std::make_shared<std::vector<Sample>>();
+  second->push_back(Sample{&kUtil, {{"cpu", "all"}}, 0.75, "", clock_.WallNow()});
+  backend_.latest = second;
+  auto body = nlohmann::json::parse(Get("/api/v1/latest").body);
+  EXPECT_EQ(body["data"][0]["value"], 0.75);
+  // A filtered request is rendered for itself, and leaves the unfiltered body as it is.
+  body = nlohmann::json::parse(Get("/api/v1/latest", {{"match", "nothing_matches"}}).body);
+  EXPECT_TRUE(body["data"].empty());
+  body = nlohmann::json::parse(Get("/api/v1/latest").body);
+  EXPECT_EQ(body["data"].size(), 1u);
+}
+
 TEST_F(ApiTest, SeriesFiltersByMatch) {
   auto body = nlohmann::json::parse(
       Get("/api/v1/series", {{"match", "edgemond_thermal_zone_celsius{type=\"cpu-thermal\"}"}})

@@ -21,18 +21,26 @@ Response HandleLatest(const ApiContext& context, const Request& request) {
   auto selector = MatchParam(request);
   if (!selector.ok()) return StatusResponse(selector.status(), "match");
   const auto latest = context.backend.Latest();
-  nlohmann::json out = nlohmann::json::array();
-  for (const Sample& sample : *latest) {
-    if (*selector && !(*selector)->Matches(sample.desc->name, sample.labels)) continue;
-    nlohmann::json item = {{"name", sample.desc->name},
-                           {"labels", LabelsJson(sample.labels)},
-                           {"unit", sample.desc->unit},
-                           {"value", ValueJson(sample.value)},
-                           {"timestamp", TimeJson(ToUnixMillis(sample.at))}};
-    if (!sample.has_value()) item["reason"] = sample.missing_reason;
-    out.push_back(std::move(item));
-  }
-  return JsonData(out);
+  const auto render = [&] {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Sample& sample : *latest) {
+      if (*selector && !(*selector)->Matches(sample.desc->name, sample.labels)) continue;
+      nlohmann::json item = {{"name", sample.desc->name},
+                             {"labels", LabelsJson(sample.labels)},
+                             {"unit", sample.desc->unit},
+                             {"value", ValueJson(sample.value)},
+                             {"timestamp", TimeJson(ToUnixMillis(sample.at))}};
+      if (!sample.has_value()) item["reason"] = sample.missing_reason;
+      out.push_back(std::move(item));
+    }
+    return JsonData(out);
+  };
+  if (*selector) return render();
+  Response response;
+  response.content_type = kJsonContentType;
+  response.headers.emplace_back("Cache-Control", "no-store");
+  response.body = *context.latest_cache->Get(latest, [&] { return render().body; });
+  return response;
 }
 
 }  // namespace edgemond::http
