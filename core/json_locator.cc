@@ -29,7 +29,8 @@ class Scanner {
       if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
         Advance();
       } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
-        while (!AtEnd() && Peek() != '\n') Advance();
+        // As nlohmann::json's scanner: a line comment ends at a carriage return too.
+        while (!AtEnd() && Peek() != '\n' && Peek() != '\r') Advance();
       } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
         Advance();
         Advance();

@@ -28,6 +28,13 @@ TEST(JsonLocatorTest, FindsKeysByPathThroughCommentsAndStrings) {
   EXPECT_EQ(locator.LineOf("also"), 0);
 }
 
+// nlohmann::json ends a line comment at a carriage return as well; the locator must agree, or
+// the keys after it are not found and an error about them has no line.
+TEST(JsonLocatorTest, ALineCommentEndsAtACarriageReturnAsTheParserSays) {
+  const JsonLocator locator("// a comment\r{\n  \"rules\": []\n}\n");
+  EXPECT_EQ(locator.LineOf("rules"), 2);
+}
+
 TEST(JsonLocatorTest, SurvivesMalformedText) {
   for (const char* text : {"", "{", "{\"a\":", "[[[[", "{\"a\" 1}", "\"unterminated"}) {
     const JsonLocator locator(text);

@@ -13,8 +13,27 @@ bool IsBlank(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == '\v' || c == '\f';
 }
 
+// The text quoted in an error, which becomes a missing value's reason (in JSON, in a label): at
+// most 40 bytes, and anything but printable ASCII written as an escape, so that a garbled file
+// gives a one-line, valid UTF-8 reason.
 Status NotANumber(std::string_view text) {
-  std::string shown(text.substr(0, 40));
+  std::string shown;
+  for (const char c : text.substr(0, 40)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      shown += "\\n";
+    } else if (c == '"' || c == '\\') {
+      shown += '\\';
+      shown += c;
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      shown += "\\x";
+      shown += kHex[byte >> 4];
+      shown += kHex[byte & 15];
+    } else {
+      shown += c;
+    }
+  }
   return Status::Corruption("not a number: \"" + shown + "\"");
 }
 

@@ -16,6 +16,13 @@ TEST(TextTest, ParsesSysfsIntegers) {
   EXPECT_EQ(ParseUint64("-1").status().code(), StatusCode::kCorruption);
 }
 
+// The text of a number that does not parse becomes a missing value's reason, in JSON and in
+// labels: one line of printable ASCII, whatever bytes the file held.
+TEST(TextTest, AnUnparsableNumberIsQuotedAsOnePrintableLine) {
+  EXPECT_EQ(ParseInt64("48\n1").status().message(), "not a number: \"48\\n1\"");
+  EXPECT_EQ(ParseInt64("\x01\"\\\xff").status().message(), "not a number: \"\\x01\\\"\\\\\\xff\"");
+}
+
 TEST(TextTest, ParsesDoubles) {
   EXPECT_DOUBLE_EQ(ParseDouble(" 1.5\n").value(), 1.5);
   EXPECT_FALSE(ParseDouble("1.5x").ok());

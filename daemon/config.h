@@ -49,6 +49,7 @@ struct Config {
     std::uint32_t hour_rollup_retention_days = 730;
     std::uint32_t max_size_megabytes = 256;  // MiB; 0: no cap.
     std::uint32_t ballast_megabytes = 4;     // MiB; 0: no ballast.
+    bool check_on_start = true;              // PRAGMA quick_check when the database opens.
   } storage;
 
   struct Http {

@@ -105,6 +105,11 @@ constexpr FieldSpec kFieldsAfterCollectors[] = {
      [](Config& c) -> void* { return &c.storage.ballast_megabytes; },
      "MiB reserved beside the database and given up when the file system fills, so that edgemond "
      "can still clean up. 0: none.", 0, 1024},
+    {"storage.check_on_start", FieldKind::kBool, kNeedsRestart,
+     [](Config& c) -> void* { return &c.storage.check_on_start; },
+     "Check the whole database (PRAGMA quick_check) when edgemond starts. A damaged file is moved "
+     "aside to <path>.damaged-<UTC time> and a new one is made; without the check, damage is "
+     "found only where a query or a write meets it."},
     {"http.listen", FieldKind::kString, kLive, [](Config& c) -> void* { return &c.http.listen; },
      "Address and port of the HTTP API and /metrics. Loopback by default; use 0.0.0.0:8867 to "
      "serve the network (and consider http.bearer_token).", 0, 0, &CheckListen, "--listen",

@@ -118,8 +118,16 @@ Status Daemon::Start() {
   storage_options.hour_retention = days(config_.storage.hour_rollup_retention_days);
   storage_options.max_bytes = std::int64_t{config_.storage.max_size_megabytes} << 20;
   storage_options.ballast_bytes = std::int64_t{config_.storage.ballast_megabytes} << 20;
+  storage_options.check_integrity_on_open = config_.storage.check_on_start;
+  storage_options.move_aside_if_damaged = true;
   auto store = storage::SqliteStore::Open(storage_options);
   if (!store.ok()) return store.status().WithContext("cannot open the database (--db)");
+  if (const auto& moved = (*store)->moved_aside()) {
+    spdlog::error(
+        "the database {} was damaged ({}); it was moved to {} (sqlite3's .recover may "
+        "save some of it) and a new database was started",
+        config_.storage.path, moved->reason, moved->path);
+  }
   store_ = std::move(store).value();
   auto history = storage::AlertHistory::Open(config_.storage.path);
   if (!history.ok()) return history.status().WithContext("cannot open the alert history");

@@ -110,7 +110,8 @@ Result<std::int64_t> ParseDurationMillis(std::string_view text) {
       "\" is not a duration (use e.g. 250ms, 60s, 5m, 1h30m, 7d, or a number of seconds)");
   if (text.empty()) return bad;
   if (auto seconds = ParseDouble(text); seconds.ok()) {
-    if (!std::isfinite(*seconds) || *seconds <= 0 || *seconds > 1e10) return bad;
+    // Below half a millisecond it would round to a zero step.
+    if (!std::isfinite(*seconds) || *seconds < 0.0005 || *seconds > 1e10) return bad;
     return static_cast<std::int64_t>(std::llround(*seconds * 1000.0));
   }
   std::int64_t total = 0;

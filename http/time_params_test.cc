@@ -30,6 +30,9 @@ TEST(TimeParamsTest, RejectsBadTimesWithAHint) {
 
 TEST(TimeParamsTest, ParsesDurations) {
   EXPECT_EQ(ParseDurationMillis("60s").value(), 60000);
+  // A step that rounds to 0 ms is refused, not answered with a zero step.
+  EXPECT_FALSE(ParseDurationMillis("0.0000017").ok());
+  EXPECT_EQ(ParseDurationMillis("0.0005").value(), 1);
   EXPECT_EQ(ParseDurationMillis("5m").value(), 300000);
   EXPECT_EQ(ParseDurationMillis("1h30m").value(), 5400000);
   EXPECT_EQ(ParseDurationMillis("250ms").value(), 250);

@@ -143,6 +143,11 @@ Status BlockReader::Parse(std::string_view header) {
   tick_count_ = static_cast<std::size_t>(ticks);
   // The tick column is not length-prefixed: decoding it is how a reader finds its end.
   EDGEMOND_RETURN_IF_ERROR(codec::DecodeIntColumn(in, tick_count_, ticks_));
+  // Queries merge and search the ticks as sorted and unique: a block that says otherwise is
+  // damaged.
+  for (std::size_t i = 1; i < ticks_.size(); ++i) {
+    if (ticks_[i] <= ticks_[i - 1]) return Status::Corruption("block: ticks out of order");
+  }
   const std::uint64_t series = in.Varint();
   if (!in.ok() || series > header.size()) return Status::Corruption("block: bad series count");
   entries_.clear();

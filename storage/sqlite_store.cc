@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "storage/block_table.h"
+#include "storage/damaged_file.h"
 #include "storage/label_text.h"
 #include "storage/schema.h"
 #include "storage/sqlite/statement.h"
@@ -159,7 +160,22 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::Open(const StorageOptions& opt
   EDGEMOND_RETURN_IF_ERROR(ValidateOptions(options));
   EDGEMOND_RETURN_IF_ERROR(CheckDatabasePath(options.path));
   EDGEMOND_ASSIGN_OR_RETURN(UniqueFd lock_fd, LockDatabase(options.path));
+  auto store = OpenLocked(options, lock_fd);
+  if (store.ok() || store.status().code() != StatusCode::kCorruption ||
+      !options.move_aside_if_damaged || !HasSqliteHeader(options.path)) {
+    return store;
+  }
+  const Status damage = store.status();
+  EDGEMOND_ASSIGN_OR_RETURN(std::string moved_to,
+                            MoveDamagedAside(options.path, std::chrono::system_clock::now()));
+  store = OpenLocked(options, lock_fd);
+  if (store.ok())
+    (*store)->moved_aside_ = MovedAside{std::move(moved_to), std::string(damage.message())};
+  return store;
+}
 
+Result<std::unique_ptr<SqliteStore>> SqliteStore::OpenLocked(const StorageOptions& options,
+                                                             UniqueFd& lock_fd) {
   DatabaseOptions writer_options;
   writer_options.mode = DatabaseOptions::Mode::kReadWriteCreate;
   writer_options.manual_checkpoints = true;
@@ -202,6 +218,7 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::Open(const StorageOptions& opt
     if (status.ok()) status = store->CatchUpRollups();
     if (status.ok()) status = store->RefreshExtentsFromRecentBlocks();
     if (!status.ok()) {
+      lock_fd = std::move(store->lock_fd_);  // The caller may try again.
       if (status.message().find(options.path) != std::string_view::npos) return status;
       return status.WithContext("storage: database " + options.path);
     }

@@ -111,6 +111,16 @@ struct StorageOptions {
   int checkpoint_wal_frames = 1000;
   // Runs PRAGMA quick_check (reads the whole file) at open; kCorruption if it fails.
   bool check_integrity_on_open = false;
+  // A database file that is damaged (it has SQLite's header, but SQLite finds it malformed, or
+  // quick_check fails) is moved aside (storage/damaged_file.h) and a new one is made, rather than
+  // refused: moved_aside() says where it went and why.
+  bool move_aside_if_damaged = false;
+};
+
+// A damaged database that Open() moved aside (StorageOptions::move_aside_if_damaged).
+struct MovedAside {
+  std::string path;    // Where the damaged file is now.
+  std::string reason;  // What SQLite found.
 };
 
 class SqliteStore final : public Store {
@@ -123,7 +133,8 @@ class SqliteStore final : public Store {
   //   kCorruption          the file is not a SQLite database, or fails quick_check;
   //   kFailedPrecondition  another store has it open, it is another application's
   //                        database, or it has a newer schema.
-  // A file that cannot be used is never modified.
+  // A file that cannot be used is never modified, but for a damaged one when
+  // move_aside_if_damaged is set: it is renamed, never changed.
   static Result<std::unique_ptr<SqliteStore>> Open(const StorageOptions& options);
 
   SqliteStore(const SqliteStore&) = delete;
@@ -139,6 +150,8 @@ class SqliteStore final : public Store {
   StoreStats Stats() const override;
 
   const StorageOptions& options() const { return options_; }
+  // Set when Open() found the file damaged and made a new one.
+  const std::optional<MovedAside>& moved_aside() const { return moved_aside_; }
 
   // Tests only: Flush() writes without checking the free space first, so that a full file
   // system is met inside the transaction (SQLITE_FULL), as when another program takes the space
@@ -176,6 +189,9 @@ class SqliteStore final : public Store {
     std::int64_t built_until = INT64_MIN;
   };
 
+  // Open() once the lock is held; on failure `lock_fd` still holds it.
+  static Result<std::unique_ptr<SqliteStore>> OpenLocked(const StorageOptions& options,
+                                                         UniqueFd& lock_fd);
   SqliteStore(StorageOptions options, UniqueFd lock_fd, std::unique_ptr<sqlite::Database> writer,
               std::unique_ptr<sqlite::Database> reader);
 
@@ -213,7 +229,8 @@ class SqliteStore final : public Store {
 
   const StorageOptions options_;
   const std::string ballast_path_;
-  const UniqueFd lock_fd_;  // Holds the exclusive flock on `<path>.lock`.
+  UniqueFd lock_fd_;  // Holds the exclusive flock on `<path>.lock`; handed back if Open fails.
+  std::optional<MovedAside> moved_aside_;
 
   // Serializes Append/Flush/EnforceRetention; the writer connection belongs to it.
   std::mutex write_mu_;

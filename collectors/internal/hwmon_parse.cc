@@ -109,11 +109,8 @@ std::optional<std::string> HwmonValueProblem(HwmonKind kind, std::int64_t raw) {
 
 std::string_view BusFromSubsystemTarget(std::string_view target) {
   const std::size_t bus = target.rfind("/bus/");
-  if (bus == std::string_view::npos) {
-    if (target.substr(0, 4) != "bus/") return {};
-    return target.substr(4);
-  }
-  std::string_view name = target.substr(bus + 5);
+  if (bus == std::string_view::npos && target.substr(0, 4) != "bus/") return {};
+  std::string_view name = target.substr(bus == std::string_view::npos ? 4 : bus + 5);
   if (const std::size_t slash = name.find('/'); slash != std::string_view::npos) {
     name = name.substr(0, slash);
   }

@@ -58,7 +58,10 @@ Result<Meminfo> ParseMeminfo(std::string_view text) {
 }
 
 std::optional<std::uint64_t> AvailableKib(const Meminfo& m) {
-  if (m.mem_available_kib) return m.mem_available_kib;
+  if (m.mem_available_kib) {
+    return m.mem_total_kib ? std::min(*m.mem_available_kib, *m.mem_total_kib)
+                           : *m.mem_available_kib;
+  }
   if (!m.mem_free_kib) return std::nullopt;
   std::uint64_t estimate = *m.mem_free_kib;
   if (m.active_file_kib && m.inactive_file_kib) {

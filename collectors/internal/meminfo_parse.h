@@ -39,8 +39,8 @@ Result<Meminfo> ParseMeminfo(std::string_view text);
 //   MemFree + Active(file) + Inactive(file) + SReclaimable
 // (falling back to MemFree + Buffers + Cached when the file LRU lines are absent too, as free(1)
 // did before MemAvailable existed). The kernel also subtracts the zones' low watermarks, which
-// /proc/meminfo does not show, so the estimate is slightly optimistic. It is capped at MemTotal.
-// Empty when MemFree is absent.
+// /proc/meminfo does not show, so the estimate is slightly optimistic. Either is capped at
+// MemTotal. Empty when both MemAvailable and MemFree are absent.
 std::optional<std::uint64_t> AvailableKib(const Meminfo& meminfo);
 
 }  // namespace edgemond::collectors::internal

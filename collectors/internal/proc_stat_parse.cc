@@ -71,6 +71,12 @@ Status ParseProcStat(std::string_view text, std::vector<CpuTimes>& out) {
     if (!StartsWith(line, "cpu")) break;
     CpuTimes times;
     EDGEMOND_RETURN_IF_ERROR(ParseLine(line, times));
+    // The kernel prints the aggregate, then the online CPUs in ascending order: anything else
+    // (a second aggregate, a CPU twice) is a garbled file, which would give one series two values.
+    if (!out.empty() && times.cpu <= out.back().cpu) {
+      return Status::Corruption("/proc/stat lists cpu lines out of order: \"" +
+                                std::string(line.substr(0, line.find(' '))) + "\"");
+    }
     out.push_back(times);
   }
   if (out.empty() || out.front().cpu != CpuTimes::kAggregate) {

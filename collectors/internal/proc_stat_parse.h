@@ -39,8 +39,8 @@ struct CpuTimes {
 
 // Parses every "cpu" line at the top of /proc/stat into `out` (cleared first; its capacity is
 // reused, which is why this is an out-parameter: it runs every tick). Parsing stops at the first
-// line that is not a cpu line. Returns kCorruption if there is no aggregate line or a cpu line is
-// malformed (fewer than 4 columns, a non-number).
+// line that is not a cpu line. Returns kCorruption if there is no aggregate line, a cpu line is
+// malformed (fewer than 4 columns, a non-number), or the CPU numbers do not ascend.
 Status ParseProcStat(std::string_view text, std::vector<CpuTimes>& out);
 
 }  // namespace edgemond::collectors::internal

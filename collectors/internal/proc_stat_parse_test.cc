@@ -20,6 +20,20 @@ TEST(ParseProcStatTest, ParsesAggregateAndPerCpuLines) {
   EXPECT_EQ(cpus[2], (CpuTimes{3, 1000, 20, 100, 900, 3, 2, 1, 5, 0, 0}));
 }
 
+// The kernel prints the aggregate once and the online CPUs in ascending order; a garbled file
+// that repeats one would give its series two values in one tick.
+TEST(ParseProcStatTest, CpuLinesOutOfOrderAreCorruption) {
+  std::vector<CpuTimes> times;
+  for (const char* text :
+       {"cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu  1 2 3 4\n", "cpu  1 2 3 4\ncpu1 1 2 3 4\ncpu0 1 2 3 4\n",
+        "cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu0 1 2 3 4\n"}) {
+    const Status status = ParseProcStat(text, times);
+    EXPECT_EQ(status.code(), StatusCode::kCorruption) << text;
+    EXPECT_NE(status.message().find("out of order"), std::string_view::npos) << status;
+  }
+  EXPECT_TRUE(ParseProcStat("cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu3 1 2 3 4\n", times).ok());
+}
+
 TEST(ParseProcStatTest, OldKernelsPrintFewerColumns) {
   std::vector<CpuTimes> cpus;
   ASSERT_TRUE(ParseProcStat("cpu  10 20 30 40\ncpu0 10 20 30 40 5\n", cpus).ok());

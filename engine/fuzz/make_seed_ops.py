@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes engine/fuzz/seeds/convtranspose_resize_pad_mix.onnx, a seed for the loader fuzzer.
+"""Writes engine/fuzz/seeds/onnx_loader/convtranspose_resize_pad_mix.onnx, a seed for the loader fuzzer.
 
 Its shape-deciding inputs (Resize's scales, Pad's pads, Split's sizes, Expand's shape,
 ReduceSum's axes) are initializers, so that the model loads and runs, and mutations reach the
@@ -60,7 +60,7 @@ def main():
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
     onnx.checker.check_model(model, full_check=True)
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seeds",
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seeds", "onnx_loader",
                         "convtranspose_resize_pad_mix.onnx")
     onnx.save(model, path)
     print(f"wrote {path} ({os.path.getsize(path)} bytes)")
