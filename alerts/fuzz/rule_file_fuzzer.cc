@@ -2,7 +2,6 @@
 // or an error that names the file, and names the line of the key it names. Every rule that parses,
 // written back as a drop-in (RuleToJson), parses to the same definition.
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "alerts/rule_parser.h"
+#include "tests/fuzz/config_error_check.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace edgemond::alerts {
@@ -19,17 +19,10 @@ namespace {
 
 constexpr const char* kFile = "/etc/edgemond/alerts.d/50-fuzz.json";
 
-void CheckError(const ConfigError& error, std::string_view text) {
-  FUZZ_CHECK(error.file == kFile, "an error names the file");
-  FUZZ_CHECK(!error.message.empty(), "an error says what is wrong");
-  const auto lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
-  FUZZ_CHECK(error.line >= 0 && error.line <= lines, "an error's line is in the file");
-  if (!error.key.empty()) FUZZ_CHECK(error.line > 0, "an error about a key names its line");
-}
-
 void Check(std::string_view text) {
   RulesOrError parsed = ParseRuleFile(text, kFile);
-  if (const auto* error = std::get_if<ConfigError>(&parsed)) return CheckError(*error, text);
+  if (const auto* error = std::get_if<ConfigError>(&parsed))
+    return fuzz::CheckConfigError(*error, kFile, text);
   const auto& rules = std::get<std::vector<Rule>>(parsed);
   nlohmann::ordered_json written = {{"rules", nlohmann::ordered_json::array()}};
   for (const Rule& rule : rules) written["rules"].push_back(RuleToJson(rule));

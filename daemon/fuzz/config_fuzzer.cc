@@ -5,7 +5,6 @@
 // configuration that loads passes validation, and its effective JSON (what `edgemond
 // --print-config` shows) loads back to the same configuration.
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -15,6 +14,7 @@
 #include <variant>
 
 #include "daemon/config.h"
+#include "tests/fuzz/config_error_check.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace edgemond::daemon {
@@ -23,18 +23,11 @@ namespace {
 constexpr const char* kMain = "/etc/edgemond/edgemond.json";
 constexpr const char* kDropIn = "/etc/edgemond/conf.d/50-fuzz.json";
 
-void CheckError(const ConfigError& error, const char* file, std::string_view text) {
-  FUZZ_CHECK(error.file == file, "an error names the file");
-  FUZZ_CHECK(!error.message.empty(), "an error says what is wrong");
-  const auto lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
-  FUZZ_CHECK(error.line >= 0 && error.line <= lines, "an error's line is in the file");
-  if (!error.key.empty()) FUZZ_CHECK(error.line > 0, "an error about a key names its line");
-}
-
 // Parses `text` from `file` over `base`, checking the error if there is one.
 std::variant<Config, ConfigError> Load(std::string_view text, const char* file, Config base) {
   auto parsed = ParseConfig(text, file, std::move(base));
-  if (const auto* error = std::get_if<ConfigError>(&parsed)) CheckError(*error, file, text);
+  if (const auto* error = std::get_if<ConfigError>(&parsed))
+    fuzz::CheckConfigError(*error, file, text);
   return parsed;
 }
 
