@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 
 #include "collectors/amd_gpu_collector.h"
 #include "collectors/collector_runner.h"
@@ -163,7 +164,9 @@ std::unique_ptr<CollectorRunner> MakeBuiltinRunner(const RootedFs& fs,
   auto files = std::make_unique<internal::TickFiles>(fs);
   std::vector<std::unique_ptr<Collector>> collectors =
       MakeCollectors(Context{fs, config, clock, files.get()});
-  return std::make_unique<CollectorRunner>(std::move(files), std::move(collectors), clock);
+  const auto timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(config.timeout_seconds));
+  return std::make_unique<CollectorRunner>(std::move(files), std::move(collectors), clock, timeout);
 }
 
 std::vector<const MetricDesc*> AllMetricDescs() {

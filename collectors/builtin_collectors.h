@@ -42,6 +42,10 @@ struct CollectorsConfig {
   // path. The test suite points it at a fake NVML with the same ABI.
   std::string nvml_library = std::string(kDefaultNvmlLibrary);
 
+  // How long one collector's collection may take before the runner reports it as timed out and
+  // skips it until that collection returns (a sensor read that hangs).
+  double timeout_seconds = 0.5;
+
   const CollectorOptions& OptionsFor(std::string_view name) const;
 };
 
@@ -75,7 +79,8 @@ std::vector<std::unique_ptr<Collector>> MakeBuiltinCollectors(const RootedFs& fs
 
 // The same collectors in a CollectorRunner, reading the files that several of them poll (the
 // INA3221's inputs, cpufreq and GPU frequency limits, a thermal zone) once per tick: the runner
-// owns the shared files (collectors/internal/tick_files.h). What the daemon runs.
+// owns the shared files (collectors/internal/tick_files.h), and gives up on a collection after
+// config.timeout_seconds. What the daemon runs.
 std::unique_ptr<CollectorRunner> MakeBuiltinRunner(const RootedFs& fs,
                                                    const CollectorsConfig& config,
                                                    const Clock& clock);

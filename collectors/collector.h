@@ -1,8 +1,9 @@
 // Collector: reads one family of device state (CPU, memory, thermal zones, ...) once per tick.
 //
 // This is the only header other parts include from collectors/. Collectors are built once,
-// then CollectInto() is called from a single thread (the daemon's loop) at every tick. A collector
-// keeps whatever state it needs between ticks (previous /proc/stat counters, open fds).
+// then CollectInto() is called at every tick, from one thread at a time (the runner's worker,
+// internal/collector_threads.h). A collector keeps whatever state it needs between ticks
+// (previous /proc/stat counters, open fds).
 //
 // Failure model, after node_exporter: one collector failing never fails the others.
 //  - A sensor that cannot be read is a Sample without a value and with the reason.

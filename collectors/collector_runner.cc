@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <utility>
 
+#include "collectors/internal/collector_threads.h"
 #include "collectors/internal/samples.h"
 #include "collectors/internal/tick_files.h"
 
@@ -30,17 +32,18 @@ CollectorHealth HealthOf(const Status& status) {
 }  // namespace
 
 CollectorRunner::CollectorRunner(std::vector<std::unique_ptr<Collector>> collectors,
-                                 const Clock& clock)
-    : CollectorRunner(nullptr, std::move(collectors), clock) {}
+                                 const Clock& clock, std::chrono::nanoseconds timeout)
+    : CollectorRunner(nullptr, std::move(collectors), clock, timeout) {}
 
 CollectorRunner::CollectorRunner(std::unique_ptr<internal::TickFiles> files,
                                  std::vector<std::unique_ptr<Collector>> collectors,
-                                 const Clock& clock)
-    : files_(std::move(files)), collectors_(std::move(collectors)), clock_(&clock) {
-  states_.reserve(collectors_.size());
-  for (const auto& collector : collectors_) {
+                                 const Clock& clock, std::chrono::nanoseconds timeout)
+    : threads_(std::make_unique<internal::CollectorThreads>(std::move(files), std::move(collectors),
+                                                            clock, timeout)) {
+  states_.reserve(threads_->size());
+  for (std::size_t i = 0; i < threads_->size(); ++i) {
     CollectorState state;
-    state.collector = std::string(collector->name());
+    state.collector = std::string(threads_->collector(i).name());
     labels_.push_back(Labels{{"collector", state.collector}});
     states_.push_back(std::move(state));
   }
@@ -68,8 +71,8 @@ std::vector<const MetricDesc*> CollectorRunner::Metrics() {
 
 std::vector<const MetricDesc*> CollectorRunner::Describe() const {
   std::vector<const MetricDesc*> descs = Metrics();
-  for (const auto& collector : collectors_) {
-    const std::vector<const MetricDesc*> own = collector->Describe();
+  for (std::size_t i = 0; i < threads_->size(); ++i) {
+    const std::vector<const MetricDesc*> own = threads_->collector(i).Describe();
     descs.insert(descs.end(), own.begin(), own.end());
   }
   return descs;
@@ -78,18 +81,21 @@ std::vector<const MetricDesc*> CollectorRunner::Describe() const {
 TickReport CollectorRunner::RunOnce(WallTime now, std::size_t capacity) {
   TickReport report;
   report.samples.reserve(std::max(last_sample_count_, capacity));
-  if (files_) files_->StartTick();
-  for (std::size_t i = 0; i < collectors_.size(); ++i) {
+  const std::vector<internal::CollectionResult>& results = threads_->RunTick(now);
+  for (std::size_t i = 0; i < results.size(); ++i) {
     CollectorState& state = states_[i];
-    const std::size_t first_sample = report.samples.size();
-    const SteadyTime start = clock_->Now();
-    Status status = collectors_[i]->CollectInto(now, report.samples);
-    state.last_duration = clock_->Now() - start;
+    const internal::CollectionResult& result = results[i];
+    Status status = result.status;
+    state.last_duration = result.duration;
 
     const CollectorHealth before = state.health;
     state.health = HealthOf(status);
     // A failed collection's samples are not part of the tick.
-    if (state.failing()) report.samples.resize(first_sample);
+    if (!state.failing()) {
+      std::vector<Sample>& own = threads_->samples(i);
+      report.samples.insert(report.samples.end(), std::make_move_iterator(own.begin()),
+                            std::make_move_iterator(own.end()));
+    }
     if (state.health != before &&
         (before != CollectorHealth::kPending || state.health == CollectorHealth::kFailing)) {
       report.events.push_back({state.collector, before, state.health, status});

@@ -15,10 +15,13 @@
 //    collector failing every tick produces one event, not one per tick. A collector's first run
 //    yields an event only when it fails; the daemon sums up the others in one line.
 //
-// One collector failing never stops the others. Pure logic: no logging, no threads; time comes
-// from the injected Clock.
+// One collector failing never stops the others, nor one that blocks: the collectors run on a
+// worker thread (internal/collector_threads.h), and a collection that has not returned after the
+// runner's timeout is a failure with a kDeadlineExceeded error ("timed out"); the collector is
+// skipped, and reported as still blocked, until that collection returns. No logging; time comes
+// from the injected Clock, except the timeout, which is on the steady clock.
 //
-// Thread safety: not thread-safe; RunOnce() and the accessors are called from one thread.
+// Thread safety: RunOnce() and the accessors are called from one thread.
 
 #ifndef EDGEMOND_COLLECTORS_COLLECTOR_RUNNER_H_
 #define EDGEMOND_COLLECTORS_COLLECTOR_RUNNER_H_
@@ -36,6 +39,7 @@
 namespace edgemond::collectors {
 
 namespace internal {
+class CollectorThreads;
 class TickFiles;
 }  // namespace internal
 
@@ -74,12 +78,18 @@ struct TickReport {
 
 class CollectorRunner {
  public:
-  // Owns the collectors; `clock` is borrowed and must outlive the runner.
-  CollectorRunner(std::vector<std::unique_ptr<Collector>> collectors, const Clock& clock);
+  // How long a collection may take before the runner gives up on it, unless told otherwise.
+  static constexpr std::chrono::milliseconds kDefaultTimeout{500};
+
+  // Owns the collectors; `clock` is borrowed and must outlive the runner and any collection it
+  // gave up on. `timeout` > 0.
+  CollectorRunner(std::vector<std::unique_ptr<Collector>> collectors, const Clock& clock,
+                  std::chrono::nanoseconds timeout = kDefaultTimeout);
   // Also owns `files`, which the collectors were built to share (internal/tick_files.h): every
   // RunOnce() starts a tick of them, so a file the collectors share is read once per tick.
   CollectorRunner(std::unique_ptr<internal::TickFiles> files,
-                  std::vector<std::unique_ptr<Collector>> collectors, const Clock& clock);
+                  std::vector<std::unique_ptr<Collector>> collectors, const Clock& clock,
+                  std::chrono::nanoseconds timeout = kDefaultTimeout);
   ~CollectorRunner();
 
   // Runs every collector once. `now` stamps every sample (the self-metrics included).
@@ -95,11 +105,9 @@ class CollectorRunner {
   const std::vector<CollectorState>& states() const { return states_; }
 
  private:
-  std::unique_ptr<internal::TickFiles> files_;  // May be null. Outlives collectors_.
-  std::vector<std::unique_ptr<Collector>> collectors_;
-  const Clock* clock_;                  // Not owned.
-  std::vector<CollectorState> states_;  // Parallel to collectors_.
-  std::vector<SeriesLabels> labels_;    // {collector}, parallel to collectors_.
+  std::unique_ptr<internal::CollectorThreads> threads_;  // Owns the collectors and the files.
+  std::vector<CollectorState> states_;                   // Parallel to the collectors.
+  std::vector<SeriesLabels> labels_;                     // {collector}, parallel to the collectors.
   std::size_t last_sample_count_ = 0;
 };
 

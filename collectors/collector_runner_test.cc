@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include "collectors/memory_collector.h"
 #include "collectors/thermal_collector.h"
@@ -50,6 +54,44 @@ class FailsAfterAppendingCollector final : public Collector {
 
  private:
   std::unique_ptr<Collector> inner_;
+};
+
+// A collector whose collection blocks until the test releases it, as a read of a hung I2C sensor
+// would. It owns what it touches (the gate), because a blocked collection may outlive its runner.
+class BlockingCollector final : public Collector {
+ public:
+  struct Gate {
+    std::mutex mu;
+    std::condition_variable changed;
+    bool block = true;  // Whether the next collections block.
+    int entered = 0;    // Collections that began.
+    int returned = 0;   // Collections that returned.
+    bool destroyed = false;
+  };
+
+  explicit BlockingCollector(std::shared_ptr<Gate> gate) : gate_(std::move(gate)) {}
+  ~BlockingCollector() override {
+    std::lock_guard lock(gate_->mu);
+    gate_->destroyed = true;
+    gate_->changed.notify_all();
+  }
+  std::string_view name() const override { return "stuck"; }
+  std::vector<const MetricDesc*> Describe() const override { return {}; }
+  Status CollectInto(WallTime now, std::vector<Sample>& out) override {
+    std::unique_lock lock(gate_->mu);
+    ++gate_->entered;
+    gate_->changed.notify_all();
+    gate_->changed.wait(lock, [&] { return !gate_->block; });
+    ++gate_->returned;
+    gate_->changed.notify_all();
+    out.push_back(Sample{&kStuckMetric, {}, 1.0, {}, now});
+    return Status::Ok();
+  }
+
+  static constexpr MetricDesc kStuckMetric{"edgemond_test_stuck", "", MetricType::kGauge, ""};
+
+ private:
+  std::shared_ptr<Gate> gate_;
 };
 
 constexpr std::string_view kGoodMeminfo = "MemTotal: 1000 kB\nMemFree: 500 kB\n";
@@ -227,6 +269,82 @@ TEST_F(CollectorRunnerTest, TimesEachCollectorOnTheInjectedClock) {
   // A failing collector is timed too.
   EXPECT_DOUBLE_EQ(*SelfMetric(report, "edgemond_collector_duration_seconds", "thermal"), 0.25);
   EXPECT_EQ(runner.states()[1].last_duration, milliseconds(250));
+}
+
+// A collection that blocks is given up on at the timeout: the collectors after it run in the same
+// tick, later ticks skip it without waiting, and it comes back once its collection returns.
+TEST_F(CollectorRunnerTest, ACollectionThatBlocksTimesOutAndTheOthersGoOn) {
+  auto gate = std::make_shared<BlockingCollector::Gate>();
+  std::vector<std::unique_ptr<Collector>> collectors;
+  collectors.push_back(std::make_unique<MemoryCollector>(*fs_));
+  collectors.push_back(std::make_unique<BlockingCollector>(gate));
+  collectors.push_back(std::make_unique<MemoryCollector>(*fs_));
+  CollectorRunner runner(std::move(collectors), clock_, milliseconds(50));
+
+  const TickReport first = runner.RunOnce(clock_.WallNow());
+  EXPECT_EQ(CountOf(first, "edgemond_memory_total_bytes"), 2);  // Before and after it.
+  EXPECT_EQ(CountOf(first, "edgemond_test_stuck"), 0);
+  EXPECT_EQ(SelfMetric(first, "edgemond_collector_success", "stuck"), 0.0);
+  EXPECT_EQ(SelfMetric(first, "edgemond_collector_hardware_present", "stuck"), std::nullopt);
+  EXPECT_GE(*SelfMetric(first, "edgemond_collector_duration_seconds", "stuck"), 0.05);
+  ASSERT_EQ(first.events.size(), 1u);
+  EXPECT_EQ(first.events[0].collector, "stuck");
+  EXPECT_EQ(first.events[0].to, CollectorHealth::kFailing);
+  EXPECT_EQ(first.events[0].error.code(), StatusCode::kDeadlineExceeded);
+  EXPECT_NE(first.events[0].error.message().find("timed out"), std::string::npos)
+      << first.events[0].error;
+
+  // Still blocked: not run again (one collection began in all), no new event, the others run.
+  for (int i = 0; i < 3; ++i) {
+    const TickReport later = runner.RunOnce(clock_.WallNow());
+    EXPECT_EQ(CountOf(later, "edgemond_memory_total_bytes"), 2);
+    EXPECT_TRUE(later.events.empty());
+    EXPECT_EQ(SelfMetric(later, "edgemond_collector_success", "stuck"), 0.0);
+    EXPECT_NE(runner.states()[1].last_error.message().find("still blocked"), std::string::npos)
+        << runner.states()[1].last_error;
+  }
+  {
+    std::lock_guard lock(gate->mu);
+    EXPECT_EQ(gate->entered, 1);
+    gate->block = false;
+    gate->changed.notify_all();
+  }
+  {
+    std::unique_lock lock(gate->mu);
+    gate->changed.wait(lock, [&] { return gate->returned == 1; });
+  }
+  // The late collection's sample belongs to a tick long gone: it is dropped. Once the blocked
+  // thread has let go of the collector, the next tick runs it again.
+  TickReport recovered;
+  for (int i = 0; i < 1000 && recovered.events.empty(); ++i) {
+    recovered = runner.RunOnce(clock_.WallNow());
+    if (recovered.events.empty()) std::this_thread::sleep_for(milliseconds(1));
+  }
+  ASSERT_EQ(recovered.events.size(), 1u);
+  EXPECT_EQ(recovered.events[0].from, CollectorHealth::kFailing);
+  EXPECT_EQ(recovered.events[0].to, CollectorHealth::kOk);
+  EXPECT_EQ(CountOf(recovered, "edgemond_test_stuck"), 1);
+  EXPECT_EQ(SelfMetric(recovered, "edgemond_collector_success", "stuck"), 1.0);
+}
+
+// A runner destroyed while a collection is blocked returns at once; the blocked thread frees the
+// collector when its collection returns.
+TEST_F(CollectorRunnerTest, DestroyingTheRunnerDoesNotWaitForABlockedCollection) {
+  auto gate = std::make_shared<BlockingCollector::Gate>();
+  {
+    std::vector<std::unique_ptr<Collector>> collectors;
+    collectors.push_back(std::make_unique<BlockingCollector>(gate));
+    CollectorRunner runner(std::move(collectors), clock_, milliseconds(20));
+    EXPECT_EQ(SelfMetric(runner.RunOnce(clock_.WallNow()), "edgemond_collector_success", "stuck"),
+              0.0);
+  }
+  std::unique_lock lock(gate->mu);
+  EXPECT_EQ(gate->entered, 1);
+  EXPECT_FALSE(gate->destroyed);
+  gate->block = false;
+  gate->changed.notify_all();
+  gate->changed.wait(lock, [&] { return gate->destroyed; });
+  EXPECT_EQ(gate->returned, 1);
 }
 
 TEST_F(CollectorRunnerTest, DescribesItsOwnAndItsCollectorsMetrics) {

@@ -77,6 +77,12 @@ constexpr FieldSpec kFieldsAfterCollectors[] = {
      [](Config& c) -> void* { return &c.collectors.nvml_library; },
      "The NVML library the nvidia_gpu collector loads: a library name searched the usual way, or "
      "a path."},
+    {"collectors.timeout_seconds", FieldKind::kDouble, kLive,
+     [](Config& c) -> void* { return &c.collectors.timeout_seconds; },
+     "Seconds one collector's collection may take. One that takes longer (a sensor read that "
+     "hangs) is reported as timed out, and skipped until that read returns; the other collectors "
+     "go on.",
+     0.01, 60},
     {"storage.path", FieldKind::kString, kNeedsRestart,
      [](Config& c) -> void* { return &c.storage.path; },
      "The SQLite database file. Its directory must exist and be writable.", 0, 0,

@@ -19,6 +19,7 @@ constexpr std::string_view kInterruptedError = "interrupted: edgemond stopped du
 collectors::CollectorsConfig PowerCollectorsConfig(const collectors::CollectorsConfig& all) {
   collectors::CollectorsConfig out;
   out.nvml_library = all.nvml_library;
+  out.timeout_seconds = all.timeout_seconds;
   // The collectors the high-rate sampler runs: those that read power and energy.
   for (const collectors::CollectorInfo& info : collectors::BuiltinCollectors()) {
     out.collectors[std::string(info.name)].enabled =
@@ -28,7 +29,7 @@ collectors::CollectorsConfig PowerCollectorsConfig(const collectors::CollectorsC
 }
 
 bool SameCollectors(const collectors::CollectorsConfig& a, const collectors::CollectorsConfig& b) {
-  if (a.nvml_library != b.nvml_library) return false;
+  if (a.nvml_library != b.nvml_library || a.timeout_seconds != b.timeout_seconds) return false;
   for (std::string_view name : collectors::BuiltinCollectorNames()) {
     if (a.OptionsFor(name).enabled != b.OptionsFor(name).enabled) return false;
   }

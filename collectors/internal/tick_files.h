@@ -18,14 +18,18 @@
 // A collector built on its own (tests, tools) reads through a TickFiles of its own, whose tick is
 // each of its collections (CollectorFiles).
 //
-// Thread safety: not thread-safe; a TickFiles and its files are used from the collectors' thread.
+// Thread safety: thread-safe. The collectors run on worker threads (collector_threads.h), and one
+// left blocked in a read goes on using its files while the next tick runs the others. A read
+// holds its file's lock: a second reader of a file whose read blocks waits for it.
 
 #ifndef EDGEMOND_COLLECTORS_INTERNAL_TICK_FILES_H_
 #define EDGEMOND_COLLECTORS_INTERNAL_TICK_FILES_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -62,7 +66,7 @@ class TickFiles {
   TickFiles& operator=(const TickFiles&) = delete;
 
   // Starts a tick: the next read of every file goes to the device again.
-  void StartTick() { ++*tick_; }
+  void StartTick() { tick_->fetch_add(1, std::memory_order_relaxed); }
 
   // The file at device path `path`, shared with every other caller that opened the same path and
   // still holds it. Opening does no I/O; the first read opens the file.
@@ -74,7 +78,8 @@ class TickFiles {
  private:
   const RootedFs* fs_;  // Not owned.
   // The current tick, shared with every entry so that a file never outlives its clock.
-  std::shared_ptr<std::uint64_t> tick_;
+  std::shared_ptr<std::atomic<std::uint64_t>> tick_;
+  mutable std::mutex mu_;  // Guards files_ and sweep_at_.
   std::unordered_map<std::string, std::weak_ptr<TickFile::Entry>> files_;
   std::size_t sweep_at_ = 16;  // Drop expired entries when files_ grows past this.
 };

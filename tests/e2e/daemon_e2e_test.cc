@@ -1,16 +1,19 @@
 // The real edgemond binary, started on fixture trees with a temporary database, queried over
 // loopback exactly as a user would with curl.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "tests/testing/child_process.h"
 #include "tests/testing/edgemond_process.h"
@@ -229,6 +232,72 @@ TEST_F(DaemonE2eTest, ComputesUtilizationFromAdvancingCounters) {
   EXPECT_NE(daemon_->Get("/metrics").body.find("edgemond_cpu_utilization_ratio{cpu=\"0\"} 0.75\n"),
             std::string::npos);
   EXPECT_EQ(StopAndWait(), 0);
+}
+
+// A sensor file whose read blocks, as an I2C sensor that holds the bus does: a FIFO with no writer
+// in place of coretemp's temp1_input. The hwmon collector times out and is reported so, every
+// other collector goes on at every tick, and hwmon comes back once the read returns.
+TEST_F(DaemonE2eTest, ASensorReadThatBlocksTimesOutAndTheTicksGoOn) {
+  testing::FakeSysfs board;
+  board.CopyTree(FixturePath("devices/x86-desktop"));
+  const std::string sensor = board.Join("sys/devices/platform/coretemp.0/hwmon/hwmon2/temp1_input");
+  ASSERT_EQ(::unlink(sensor.c_str()), 0);
+  ASSERT_EQ(::mkfifo(sensor.c_str(), 0644), 0);
+  daemon_ = std::make_unique<EdgemondProcess>(
+      dir_,
+      std::vector<std::string>{"--root", board.path(), "--db", dir_.Join("e.db"), "--interval",
+                               "0.1"},
+      R"({"collectors": {"timeout_seconds": 0.2}})");
+  std::string why;
+  ASSERT_TRUE(daemon_->WaitReady(why)) << why;
+
+  const auto state_of = [&](const std::string& name) {
+    const json collectors = GetJson("/api/v1/collectors");
+    for (const json& entry : collectors["data"]["collectors"]) {
+      if (entry["collector"] == name) return entry;
+    }
+    return json();
+  };
+  // The first tick waits for hwmon for 0.2 s before it publishes the collectors' health.
+  ASSERT_TRUE(testing::WaitFor([&] { return state_of("hwmon")["state"] == "failing"; },
+                               std::chrono::seconds(10)))
+      << state_of("hwmon").dump();
+  const json hwmon = state_of("hwmon");
+  const std::string reason = hwmon["reason"].is_string() ? hwmon["reason"].get<std::string>() : "";
+  EXPECT_TRUE(reason.find("timed out") != std::string::npos ||
+              reason.find("still blocked") != std::string::npos)
+      << reason;
+  EXPECT_EQ(state_of("memory")["state"], "ok");
+  EXPECT_NE(
+      daemon_->Get("/metrics").body.find("edgemond_collector_success{collector=\"hwmon\"} 0\n"),
+      std::string::npos);
+
+  // The other collectors go on at 10 Hz: the memory series' timestamp moves on with the clock.
+  const auto memory_at = [&] {
+    const json latest = GetJson("/api/v1/latest?match=" + UrlEncode("edgemond_memory_total_bytes"));
+    return latest["data"].size() == 1 ? latest["data"][0]["timestamp"].get<double>() : 0.0;
+  };
+  const double before = memory_at();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_GE(memory_at() - before, 1.5);
+
+  // The read returns: a writer opens the FIFO, writes and closes it.
+  const int fd = ::open(sensor.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, "51000\n", 6), 6);
+  ::close(fd);
+  ASSERT_TRUE(testing::WaitFor([&] { return state_of("hwmon")["state"] == "ok"; },
+                               std::chrono::seconds(10)))
+      << state_of("hwmon").dump();
+  EXPECT_EQ(StopAndWait(), 0);
+  // One warning when it timed out and one line when it came back, not one per tick.
+  const std::string log = daemon_->process().Output();
+  std::size_t timed_out = 0;
+  for (std::size_t at = log.find("timed out"); at != std::string::npos;
+       at = log.find("timed out", at + 1)) {
+    ++timed_out;
+  }
+  EXPECT_EQ(timed_out, 1u) << log;
 }
 
 // The Orin fixture's CPU is capped at 960 MHz of 1510.4: a throttle event starts at startup;
