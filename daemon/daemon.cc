@@ -357,21 +357,48 @@ void Daemon::PublishThrottleEvents(const std::vector<Sample>& samples) {
   if (!events.empty()) backend_->AddEvents(std::move(events));
 }
 
+WallTime Daemon::RetentionNow() {
+  const WallTime now = retention_clock_.Now(clock_.Now(), clock_.WallNow());
+  const double step_seconds = std::chrono::duration<double>(retention_clock_.last_step()).count();
+  switch (retention_clock_.last_change()) {
+    case RetentionClock::Change::kNone:
+      break;
+    case RetentionClock::Change::kSteppedBack:
+      spdlog::warn(
+          "the wall clock stepped back by {:.0f} s: new samples are stamped before some stored "
+          "ones, and queries return both in time order",
+          -step_seconds);
+      break;
+    case RetentionClock::Change::kSteppedForward:
+      spdlog::warn(
+          "the wall clock stepped forward by {:.0f} s: retention deletes by the time before the "
+          "step until the new time has held for {} h",
+          step_seconds, RetentionClock::kDefaultTrustAfter.count());
+      break;
+    case RetentionClock::Change::kTrusted:
+      spdlog::info("the wall clock's step forward held for {} h: retention follows it",
+                   RetentionClock::kDefaultTrustAfter.count());
+      break;
+  }
+  return now;
+}
+
 void Daemon::FlushStore(bool final_flush) {
   Status status = store_->Flush();
   // Retention runs even when the flush failed: on a full disk it is what frees space.
   if (!final_flush) {
-    auto retention = store_->EnforceRetention(clock_.WallNow());
+    const WallTime retention_now = RetentionNow();
+    auto retention = store_->EnforceRetention(retention_now);
     if (status.ok() && !retention.ok()) status = retention.status();
-  }
-  if (!final_flush && clock_.Now() >= next_history_retention_) {
-    next_history_retention_ = clock_.Now() + std::chrono::hours(1);
-    auto deleted = history_->EnforceRetention(
-        clock_.WallNow(), std::chrono::hours(24) * config_.alerts.history_retention_days);
-    if (!deleted.ok()) {
-      spdlog::warn("alert history retention failed: {}", deleted.status().ToString());
+    if (clock_.Now() >= next_history_retention_) {
+      next_history_retention_ = clock_.Now() + std::chrono::hours(1);
+      auto deleted = history_->EnforceRetention(
+          retention_now, std::chrono::hours(24) * config_.alerts.history_retention_days);
+      if (!deleted.ok()) {
+        spdlog::warn("alert history retention failed: {}", deleted.status().ToString());
+      }
+      selfbench_->EnforceRetention(retention_now);
     }
-    selfbench_->EnforceRetention();
   }
   if (status.ok()) {
     if (store_error_.Succeeded()) {

@@ -53,6 +53,7 @@
 #include "daemon/derived_metrics.h"
 #include "daemon/event_loop.h"
 #include "daemon/recurring_error.h"
+#include "daemon/retention_clock.h"
 #include "daemon/scheduler.h"
 #include "daemon/selfbench_controller.h"
 #include "daemon/systemd_notify.h"
@@ -111,6 +112,8 @@ class Daemon final {
   void EvaluateAlerts(std::vector<Sample>& samples, WallTime now);
   void HandleTransitions(const std::vector<AlertTransition>& transitions);
   void FlushStore(bool final_flush);
+  // The time retention deletes by (retention_clock.h), logging a clock step when it sees one.
+  WallTime RetentionNow();
   void PingWatchdog(bool from_tick);
   void ArmKeepalive();
   // What the STATUS= line says.
@@ -159,9 +162,10 @@ class Daemon final {
   SampleDeriver deriver_;
   SteadyTime next_flush_;
   SteadyTime next_history_retention_;
-  RecurringError store_error_;    // Appends and flushes.
-  RecurringError history_error_;  // The alert history.
-  RecurringError sink_error_;     // The alert sink.
+  RetentionClock retention_clock_;  // The time every retention deletes by.
+  RecurringError store_error_;      // Appends and flushes.
+  RecurringError history_error_;    // The alert history.
+  RecurringError sink_error_;       // The alert sink.
   std::optional<SteadyTime> last_watchdog_ping_;
   std::string status_text_;                    // Last STATUS= sent.
   std::optional<StatusCounts> status_counts_;  // What status_text_ counted, once known.

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -142,6 +144,57 @@ TEST_F(DaemonTest, AReloadAppliesRulesAndTheIntervalAndKeepsRestartOnlyKeys) {
   // The database stayed where it was opened.
   EXPECT_FALSE(std::filesystem::exists(dir_.Join("other.db")));
   EXPECT_TRUE(std::filesystem::exists(dir_.Join("edgemond.db")));
+}
+
+// The wall clock stepped back an hour, then forward a day, while collecting every 10 s: every
+// sample is kept and a query returns them in time order, and retention deletes nothing early.
+TEST_F(DaemonTest, ClockStepsNeitherMisorderSamplesNorRushRetention) {
+  daemon_.reset();
+  config_.storage.path = dir_.Join("steps.db");
+  config_.storage.flush_interval_seconds = 10;
+  config_.storage.retention_days = 1;
+  auto daemon = Daemon::Create(config_, clock_);
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  daemon_ = std::move(daemon).value();
+  const std::string url = daemon_->url();
+  port_ = static_cast<std::uint16_t>(std::stoi(url.substr(url.rfind(':') + 1)));
+
+  const std::int64_t start = 1767225600;  // The fake clock's wall time.
+  // Every stored timestamp of the memory total over the first 90 minutes of wall time.
+  const auto stored = [&] {
+    const json reply =
+        GetJson("/api/v1/query?series=edgemond_memory_total_bytes&from=" + std::to_string(start) +
+                "&to=" + std::to_string(start + 5400));
+    std::vector<double> times;
+    for (const json& point : reply["data"]["series"][0]["points"]) times.push_back(point[0]);
+    return times;
+  };
+  const auto ascending = [](const std::vector<double>& times) {
+    return std::adjacent_find(times.begin(), times.end(), std::greater_equal<>()) == times.end();
+  };
+
+  daemon_->Tick();
+  for (int i = 0; i < 540; ++i) TickAfter(seconds(10));  // 90 minutes.
+  clock_.StepWall(-seconds(3600 - 3));  // Back an hour, 3 s off the earlier ticks' grid.
+  for (int i = 0; i < 180; ++i) TickAfter(seconds(10));  // 30 minutes over the same wall time.
+  std::vector<double> times = stored();
+  EXPECT_EQ(times.size(), 541u + 180u);
+  EXPECT_TRUE(ascending(times));
+
+  // Forward a day: with a raw retention of one day, everything above would be due at once.
+  clock_.StepWall(std::chrono::hours(24));
+  for (int i = 0; i < 60; ++i) TickAfter(seconds(10));
+  times = stored();
+  EXPECT_EQ(times.size(), 541u + 180u);
+  EXPECT_TRUE(ascending(times));
+
+  // Once the new time has held for a day, retention follows it (as soon as the rollups, which
+  // build a bounded number of windows per flush, have summarized what it deletes).
+  clock_.Advance(std::chrono::hours(24));
+  int ticks = 0;
+  for (; ticks < 360 && !stored().empty(); ++ticks) TickAfter(seconds(10));
+  EXPECT_TRUE(stored().empty());
+  EXPECT_GT(ticks, 0);
 }
 
 }  // namespace

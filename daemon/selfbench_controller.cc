@@ -377,9 +377,8 @@ void SelfbenchController::Shutdown() {
   }
 }
 
-void SelfbenchController::EnforceRetention() {
-  auto deleted =
-      runs_.EnforceRetention(clock_.WallNow(), std::chrono::hours(24) * settings_.retention_days);
+void SelfbenchController::EnforceRetention(WallTime now) {
+  auto deleted = runs_.EnforceRetention(now, std::chrono::hours(24) * settings_.retention_days);
   if (!deleted.ok()) {
     spdlog::warn("benchmark run retention failed: {}", deleted.status().ToString());
   } else if (*deleted > 0) {

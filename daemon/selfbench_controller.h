@@ -73,7 +73,8 @@ class SelfbenchController final {
   std::vector<Sample> Metrics(WallTime now) const;  // edgemond_model_*
   // Applies a reloaded configuration; a run under way finishes with the settings it started with.
   void Reconfigure(const Config& config, const collectors::CollectorsConfig& collectors_config);
-  void EnforceRetention();
+  // Deletes runs older than the retention, counted back from `now` (the daemon's retention time).
+  void EnforceRetention(WallTime now);
   // Ends a run under way (the daemon stops): the child is killed, the run recorded as failed.
   void Shutdown();
   // "benchmarking detector (run 12)", or "" when no run is under way.
