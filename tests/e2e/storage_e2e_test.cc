@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -95,7 +96,10 @@ TEST(StorageE2eTest, KillNineLoopLosesAtMostTheUnflushedWindow) {
   const unsigned seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937 random(seed);
-  constexpr int kIterations = 24;
+  // bench/crash_kills.sh runs more (EDGEMOND_CRASH_KILLS=100).
+  const char* kills = std::getenv("EDGEMOND_CRASH_KILLS");
+  const int kIterations = kills != nullptr ? std::atoi(kills) : 24;
+  ASSERT_GT(kIterations, 0);
   std::int64_t points_before = 0;
   std::vector<std::int64_t> kept;  // Points the API answered before a kill that were stored.
   for (int i = 0; i < kIterations; ++i) {
@@ -137,6 +141,9 @@ TEST(StorageE2eTest, KillNineLoopLosesAtMostTheUnflushedWindow) {
     EXPECT_LE(lost_span_ms, kFlushMs + 2000)
         << (answered.end() - first_lost) << " points lost, from " << *first_lost << " to "
         << answered.back() << "; the database holds up to " << after.newest_ms;
+    // For bench/crash_kills.sh.
+    std::printf("kill %d: %td of %zu answered points lost, spanning %lld ms\n", i,
+                answered.end() - first_lost, answered.size(), static_cast<long long>(lost_span_ms));
     points_before = after.points;
     for (auto it = answered.begin(); it != first_lost; ++it) {
       if (kept.empty() || *it > kept.back()) kept.push_back(*it);
