@@ -18,6 +18,7 @@
 #include "daemon/collector_health.h"
 #include "daemon/logging.h"
 #include "daemon/reload_plan.h"
+#include "selfbench/bench_process.h"
 #include "selfbench/model_alerts.h"
 #include "storage/sqlite_store.h"
 
@@ -225,6 +226,9 @@ int Daemon::Run() {
                config_.root, config_.storage.path, config_.collection.interval_seconds,
                Plural(config_.alerts.rules.size(), "alert rule", "alert rules"),
                Plural(config_.models.size(), "model to benchmark", "models to benchmark"));
+  if (!config_.models.empty()) {
+    spdlog::info("benchmark children: {}", selfbench::ChildConfinement());
+  }
   if (notifier_.watchdog() &&
       Interval(config_) >
           std::chrono::duration_cast<std::chrono::nanoseconds>(*notifier_.watchdog() / 2)) {

@@ -12,6 +12,8 @@
 
 #include <cstdio>
 
+#include "selfbench/landlock.h"
+
 extern char** environ;
 
 namespace edgemond::selfbench {
@@ -76,11 +78,32 @@ Result<Pipe> MakePipe(int flags) {
   if (limits.cpu_seconds > 0) set(RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 5);
   set(RLIMIT_CORE, 0, 0);
   set(RLIMIT_FSIZE, 0, 0);
+  // Where the kernel has Landlock (and the service's system call filter lets it through): no file
+  // changes anywhere and no TCP (landlock.h).
+  if (const int abi = LandlockAbi(); abi > 0) {
+    if (const int error = ConfineToReadOnly(abi); error != 0) fail(error);
+  }
 
   ::execve(argv[0], argv, environ);
   fail(errno);
   ::_exit(127);  // Not reached.
 }
+
+}  // namespace
+
+std::string ChildConfinement() {
+  const int abi = LandlockAbi();
+  if (abi == 0) {
+    return "no Landlock on this kernel (or the system call filter denies it): rlimits and the "
+           "service's sandbox only";
+  }
+  std::string text = "Landlock ABI " + std::to_string(abi) + ": no file changes";
+  if (abi >= 4) text += ", no TCP";
+  if (abi >= 6) text += ", no signals or abstract sockets outside the benchmark";
+  return text;
+}
+
+namespace {
 
 const char* SignalDescription(int signal) {
   switch (signal) {

@@ -17,6 +17,8 @@
 //   RLIMIT_CPU     CPU seconds, when cpu_seconds > 0 (SIGXCPU, then SIGKILL 5 s later)
 //   RLIMIT_CORE 0  no core dumps of crashing models
 //   RLIMIT_FSIZE 0 the benchmark writes no files (its output goes to pipes)
+// and, where the kernel has Landlock, a ruleset that denies every file change and TCP
+// (selfbench/landlock.h).
 // Limits are set with prlimit(), which systemd's @system-service filter allows (setrlimit is in
 // @resources).
 //
@@ -55,6 +57,10 @@ struct ChildExit {
   // "exit status 1", "killed by SIGSEGV (segmentation fault)".
   std::string Describe() const;
 };
+
+// What confines a child here beyond its rlimits, in one line for the log: "Landlock ABI 7: no
+// file changes, no TCP", or that this kernel has no Landlock.
+std::string ChildConfinement();
 
 class BenchProcess final {
  public:

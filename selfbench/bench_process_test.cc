@@ -2,10 +2,13 @@
 
 #include "selfbench/bench_process.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +17,8 @@
 #include <thread>
 
 #include "core/text.h"
+#include "selfbench/landlock.h"
+#include "tests/testing/temp_dir.h"
 
 namespace edgemond::selfbench {
 namespace {
@@ -150,6 +155,58 @@ TEST(BenchProcessTest, TheChildGetsNoInheritedDescriptorsAndNoBlockedSignals) {
   // 3 is the directory ls itself opened to list.
   EXPECT_EQ(fds->stdout_text(), "0\n1\n2\n3\n");
   EXPECT_EQ(mask->stdout_text(), "SigBlk:\t0000000000000000\n");
+}
+
+// What a malicious model that took over the benchmark could try: change files the service's user
+// may write (the database's directory), and reach the network. Each attempt runs in a subshell
+// and reports its own status, so that one refused attempt does not stop the next. (No redirection
+// to /dev/null: opening it for writing is a file change Landlock refuses too.)
+TEST(BenchProcessTest, TheChildCanChangeNoFileAndOpenNoTcpConnection) {
+  const int abi = LandlockAbi();
+  if (abi == 0) GTEST_SKIP() << "no Landlock on this kernel: " << ChildConfinement();
+  testing::FakeSysfs dir;  // A temporary directory with a file writer.
+  dir.Write("edgemond.db", "precious\n");
+  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address = {};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const std::string port = std::to_string(ntohs(address.sin_port));
+
+  std::string script =
+      "try() { if (eval \"$2\"); then echo \"$1 done\"; else echo \"$1 refused\"; fi; }; "
+      "trap '' XFSZ; cd " +
+      dir.path() + "; ";
+  for (const char* attempt :
+       {"create ': > new'", "truncate ': > edgemond.db'", "remove 'rm edgemond.db'",
+        "rename 'mv edgemond.db moved'", "mkdir 'mkdir sub'", "symlink 'ln -s x link'",
+        "read 'read -r line < edgemond.db'"}) {
+    script += std::string("try ") + attempt + "; ";
+  }
+  script += "try connect 'exec 3<>/dev/tcp/127.0.0.1/" + port + "'";
+  auto process = BenchProcess::Start({"/bin/bash", "-c", script}, {});
+  ASSERT_TRUE(process.ok()) << process.status();
+  const auto exit = WaitExit(**process);
+  ASSERT_TRUE(exit);
+  const std::string out = (*process)->stdout_text();
+  for (const char* attempt : {"create", "truncate", "remove", "rename", "mkdir", "symlink"}) {
+    EXPECT_NE(out.find(std::string(attempt) + " refused"), std::string::npos) << out;
+  }
+  // Reading the model stays allowed.
+  EXPECT_NE(out.find("read done"), std::string::npos) << out << (*process)->stderr_text();
+  std::ifstream kept(dir.Join("edgemond.db"));
+  std::string content((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, "precious\n");
+  EXPECT_FALSE(std::ifstream(dir.Join("new")).good());
+  if (abi >= 4) {
+    EXPECT_NE(out.find("connect refused"), std::string::npos) << out;
+    EXPECT_LT(::accept(listener, nullptr, nullptr), 0) << "the child connected";
+  }
+  ::close(listener);
 }
 
 TEST(BenchProcessTest, ACpuLimitEndsABusyLoop) {
