@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/constant_time.h"
+
 namespace edgemond::http {
 namespace {
 
@@ -19,18 +21,6 @@ std::vector<std::string> SplitPath(std::string_view path) {
 
 bool IsCapture(std::string_view segment) {
   return segment.size() > 2 && segment.front() == '{' && segment.back() == '}';
-}
-
-// Compares in time independent of where the first difference is.
-bool ConstantTimeEquals(std::string_view a, std::string_view b) {
-  unsigned char diff = a.size() == b.size() ? 0 : 1;
-  const std::size_t n = std::max(a.size(), b.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
-    const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
-    diff |= static_cast<unsigned char>(x ^ y);
-  }
-  return diff == 0;
 }
 
 bool IsReadOnly(std::string_view method) { return method == "GET" || method == "HEAD"; }

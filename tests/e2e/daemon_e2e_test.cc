@@ -300,6 +300,40 @@ TEST_F(DaemonE2eTest, ASensorReadThatBlocksTimesOutAndTheTicksGoOn) {
   EXPECT_EQ(timed_out, 1u) << log;
 }
 
+// The bearer token never reaches a log line, at the most verbose level: not at start, not when a
+// request brings a wrong one or the right one, not when a reload changes it, not at stop.
+TEST_F(DaemonE2eTest, NoSecretReachesALogLine) {
+  const std::string secret = "Tok3n-9f8e7d6c5b";
+  const std::string next_secret = "N3xt-Tok3n-a1b2c3";
+  const std::string guess = "Tok3n-9f8e7d6c5X";
+  StartOn("jetson-orin-jp6",
+          R"({"log_level": "trace", "http": {"bearer_token": ")" + secret + R"("}})");
+  const auto post = [&](const std::vector<std::string>& headers) {
+    return testing::HttpRequest("127.0.0.1", daemon_->port(), "POST",
+                                "/api/v1/benchmarks/nothing/run", headers)
+        .status;
+  };
+  EXPECT_EQ(post({}), 401);
+  EXPECT_EQ(post({"Authorization: Bearer " + guess}), 401);
+  EXPECT_EQ(post({"Authorization: Bearer " + secret}), 404);  // Authorized; no such model.
+
+  std::ofstream(dir_.Join("edgemond.json"))
+      << R"({"log_level": "trace", "http": {"bearer_token": ")" + next_secret + R"("}})";
+  ASSERT_TRUE(daemon_->process().Signal(SIGHUP));
+  ASSERT_TRUE(
+      testing::WaitFor([&] { return post({"Authorization: Bearer " + next_secret}) == 404; },
+                       std::chrono::seconds(10)));
+  EXPECT_EQ(post({"Authorization: Bearer " + secret}), 401);
+  EXPECT_EQ(StopAndWait(), 0);
+
+  const std::string log = daemon_->process().Output();
+  EXPECT_NE(log.find(" debug "), std::string::npos) << "the log is not verbose:\n" << log;
+  EXPECT_NE(log.find("HTTP settings applied"), std::string::npos) << "no reload:\n" << log;
+  for (const std::string& never : {secret, next_secret, guess}) {
+    EXPECT_EQ(log.find(never), std::string::npos) << never << " is in the log:\n" << log;
+  }
+}
+
 // The Orin fixture's CPU is capped at 960 MHz of 1510.4: a throttle event starts at startup;
 // lifting the cap (as jetson_clocks or a power-mode change would) ends it.
 TEST_F(DaemonE2eTest, ThrottlingBecomesEvents) {
