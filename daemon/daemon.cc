@@ -183,12 +183,14 @@ Result<Daemon::Http> Daemon::StartHttp(const Config::Http& config, UniqueFd list
   http.context = std::make_unique<http::ApiContext>(http::ApiContext{
       *backend_, clock_, *http.router,
       http::ApiLimits{config.max_query_points, config.max_query_series}, std::string(kVersion)});
+  http.context->connections = &connection_counters_;
   http::RegisterApiRoutes(*http.router, *http.context);
 
   http::ServerOptions server_options;
   server_options.listen = config.listen;
   server_options.listen_fd = std::move(listen_fd);
   server_options.max_connections = config.max_connections;
+  server_options.counters = &connection_counters_;
   server_options.max_connections_per_ip = config.max_connections_per_ip;
   server_options.connection_timeout = std::chrono::seconds(config.connection_timeout_seconds);
   server_options.read_timeout = std::chrono::seconds(config.read_timeout_seconds);

@@ -151,6 +151,8 @@ class Daemon final {
   std::unique_ptr<alerts::AlertSink> alert_sink_;
   std::unique_ptr<ApiBackendImpl> backend_;
   std::unique_ptr<SelfbenchController> selfbench_;
+  // Outlives every server and API context below (reloads replace them), which count into it.
+  http::ConnectionCounters connection_counters_;
   std::unique_ptr<http::Router> router_;
   std::unique_ptr<http::ApiContext> api_context_;
   std::unique_ptr<http::MhdServer> server_;

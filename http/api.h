@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "http/api_backend.h"
+#include "http/connection_guard.h"
 #include "http/latest_cache.h"
 #include "http/request.h"
 #include "http/router.h"
@@ -28,6 +29,8 @@ struct ApiContext {
   ApiLimits limits;
   std::string version;
   std::shared_ptr<LatestCache> latest_cache = std::make_shared<LatestCache>();
+  // The connections the server shut down, for /metrics (borrowed; may be null).
+  const ConnectionCounters* connections = nullptr;
 };
 
 void RegisterApiRoutes(Router& router, const ApiContext& context);

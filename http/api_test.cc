@@ -138,6 +138,21 @@ TEST_F(ApiTest, MetricsServesLatestSamplesAndSelfMetrics) {
   EXPECT_NE(response.body.find("edgemond_build_info{version=\"1.2.3\"} 1\n"), std::string::npos);
   EXPECT_NE(response.body.find("edgemond_http_requests_total{handler=\"metrics\"}"),
             std::string::npos);
+  // No connection counters given: none reported.
+  EXPECT_EQ(response.body.find("edgemond_http_connections_closed_total"), std::string::npos);
+
+  ConnectionCounters counters;
+  counters.timed_out = 3;
+  counters.evicted = 7;
+  context_.connections = &counters;
+  const std::string body = Get("/metrics").body;
+  context_.connections = nullptr;
+  EXPECT_NE(body.find("# TYPE edgemond_http_connections_closed_total counter\n"), std::string::npos)
+      << body;
+  EXPECT_NE(body.find("edgemond_http_connections_closed_total{reason=\"read_timeout\"} 3\n"),
+            std::string::npos);
+  EXPECT_NE(body.find("edgemond_http_connections_closed_total{reason=\"evicted\"} 7\n"),
+            std::string::npos);
 }
 
 TEST_F(ApiTest, LatestShowsMissingValuesAsNullWithReason) {

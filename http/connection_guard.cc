@@ -7,10 +7,12 @@
 namespace edgemond::http {
 
 ConnectionGuard::ConnectionGuard(unsigned max_connections, unsigned max_per_address,
-                                 std::chrono::milliseconds read_timeout)
+                                 std::chrono::milliseconds read_timeout,
+                                 ConnectionCounters* counters)
     : max_connections_(max_connections),
       max_per_address_(max_per_address),
       read_timeout_(read_timeout),
+      counters_(counters),
       reaper_([this] { EnforceDeadlines(); }) {}
 
 ConnectionGuard::~ConnectionGuard() {
@@ -37,6 +39,7 @@ void ConnectionGuard::Evict(const void* added, Among among) {
   }
   ShutDown(oldest != nullptr ? *oldest : connections_.at(added));
   ++counts_.evicted;
+  if (counters_ != nullptr) counters_->evicted.fetch_add(1, std::memory_order_relaxed);
 }
 
 void ConnectionGuard::Opened(const void* connection, int fd, std::string address) {
@@ -93,6 +96,7 @@ void ConnectionGuard::EnforceDeadlines() {
       if (c.shut_down || c.answering || now - c.waiting < read_timeout_) continue;
       ShutDown(c);
       ++counts_.timed_out;
+      if (counters_ != nullptr) counters_->timed_out.fetch_add(1, std::memory_order_relaxed);
     }
   }
 }

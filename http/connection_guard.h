@@ -22,6 +22,7 @@
 #ifndef EDGEMOND_HTTP_CONNECTION_GUARD_H_
 #define EDGEMOND_HTTP_CONNECTION_GUARD_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -32,10 +33,18 @@
 
 namespace edgemond::http {
 
+// Connections shut down, summed over every guard that reports to it: the daemon keeps one for its
+// lifetime, across the reloads that replace its server, for /metrics.
+struct ConnectionCounters {
+  std::atomic<std::uint64_t> timed_out{0};
+  std::atomic<std::uint64_t> evicted{0};
+};
+
 class ConnectionGuard final {
  public:
+  // `counters` (may be null; borrowed, outliving the guard) also counts what this guard shuts.
   ConnectionGuard(unsigned max_connections, unsigned max_per_address,
-                  std::chrono::milliseconds read_timeout);
+                  std::chrono::milliseconds read_timeout, ConnectionCounters* counters = nullptr);
   ~ConnectionGuard();
   ConnectionGuard(const ConnectionGuard&) = delete;
   ConnectionGuard& operator=(const ConnectionGuard&) = delete;
@@ -78,6 +87,7 @@ class ConnectionGuard final {
   std::condition_variable wake_;
   std::unordered_map<const void*, Connection> connections_;  // Guarded by mu_.
   Counts counts_;                                            // Guarded by mu_.
+  ConnectionCounters* counters_;                             // Not owned; may be null.
   bool stopping_ = false;                                    // Guarded by mu_.
   std::thread reaper_;  // Last: starts once everything above exists.
 };

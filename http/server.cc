@@ -27,10 +27,11 @@ struct MhdServer::Context {
   ConnectionGuard guard;
 
   Context(const Router* r, std::size_t body_limit, unsigned max_connections,
-          unsigned max_per_address, std::chrono::milliseconds read_timeout)
+          unsigned max_per_address, std::chrono::milliseconds read_timeout,
+          ConnectionCounters* counters)
       : router(r),
         max_body_bytes(body_limit),
-        guard(max_connections, max_per_address, read_timeout) {}
+        guard(max_connections, max_per_address, read_timeout, counters) {}
 };
 
 namespace {
@@ -265,7 +266,8 @@ Result<std::unique_ptr<MhdServer>> MhdServer::Start(ServerOptions options, const
   const std::string host = BoundHost(fd.get());
 
   auto context = std::make_unique<Context>(&router, options.max_body_bytes, options.max_connections,
-                                           options.max_connections_per_ip, options.read_timeout);
+                                           options.max_connections_per_ip, options.read_timeout,
+                                           options.counters);
   // Beyond the guard's limit, and no per-address limit of MHD's (the guard has it), so that a
   // connection over a limit is accepted and makes the guard evict the one waiting longest,
   // instead of being refused by MHD while slow clients hold the slots.

@@ -33,6 +33,9 @@ struct ServerOptions {
   // An already bound, listening socket (systemd socket activation); used instead of `listen`.
   UniqueFd listen_fd;
   unsigned max_connections = 256;
+  // Also counts the connections the server shuts down (borrowed, outliving the server; may be
+  // null): what /metrics reports, across servers.
+  ConnectionCounters* counters = nullptr;
   unsigned max_connections_per_ip = 64;
   std::chrono::seconds connection_timeout{10};  // Inactivity.
   // A request (line, headers, body) must arrive within this time of the connection opening or of

@@ -43,12 +43,14 @@ class ServerTest : public ::testing::Test {
 
   std::unique_ptr<MhdServer> Start(ServerOptions options = {}) {
     options.listen = "127.0.0.1:0";
+    options.counters = &counters_;
     auto server = MhdServer::Start(std::move(options), router_);
     EXPECT_TRUE(server.ok()) << server.status();
     return server.ok() ? std::move(server).value() : nullptr;
   }
 
   Router router_;
+  ConnectionCounters counters_;  // Outlives the servers the tests start.
 };
 
 TEST_F(ServerTest, ServesOverLoopbackOnAnEphemeralPort) {
@@ -195,6 +197,7 @@ TEST_F(ServerTest, AClientSendingAByteAtATimeIsClosedAtTheReadDeadline) {
   EXPECT_GE(took, std::chrono::milliseconds(600));
   EXPECT_LT(took, std::chrono::seconds(3));
   EXPECT_EQ(server->guard_counts().timed_out, 1u);
+  EXPECT_EQ(counters_.timed_out.load(), 1u);  // What /metrics reports.
 }
 
 TEST_F(ServerTest, SlowClientsOnEverySlotDoNotLockOthersOut) {

@@ -15,6 +15,12 @@ constexpr MetricDesc kHttpRequests{"edgemond_http_requests_total",
 constexpr MetricDesc kHttpErrors{"edgemond_http_request_errors_total",
                                  "HTTP requests answered with a 4xx or 5xx status, by handler",
                                  MetricType::kCounter, ""};
+constexpr MetricDesc kConnectionsClosed{
+    "edgemond_http_connections_closed_total",
+    "Connections the server shut down: a request that did not arrive within "
+    "http.read_timeout_seconds (read_timeout), or one waiting the longest when a new connection "
+    "went over a limit (evicted)",
+    MetricType::kCounter, ""};
 
 }  // namespace
 
@@ -26,6 +32,18 @@ Response HandleMetrics(const ApiContext& context, const Request& /*request*/) {
         &kHttpRequests, {{"handler", stats.name}}, static_cast<double>(stats.requests), "", {}});
     samples.push_back(
         Sample{&kHttpErrors, {{"handler", stats.name}}, static_cast<double>(stats.errors), "", {}});
+  }
+  if (context.connections != nullptr) {
+    samples.push_back(Sample{&kConnectionsClosed,
+                             {{"reason", "read_timeout"}},
+                             static_cast<double>(context.connections->timed_out.load()),
+                             "",
+                             {}});
+    samples.push_back(Sample{&kConnectionsClosed,
+                             {{"reason", "evicted"}},
+                             static_cast<double>(context.connections->evicted.load()),
+                             "",
+                             {}});
   }
   Response response;
   response.content_type = kPrometheusContentType;
