@@ -320,9 +320,14 @@ TEST_F(DaemonE2eTest, NoSecretReachesALogLine) {
   std::ofstream(dir_.Join("edgemond.json"))
       << R"({"log_level": "trace", "http": {"bearer_token": ")" + next_secret + R"("}})";
   ASSERT_TRUE(daemon_->process().Signal(SIGHUP));
-  ASSERT_TRUE(
-      testing::WaitFor([&] { return post({"Authorization: Bearer " + next_secret}) == 404; },
-                       std::chrono::seconds(10)));
+  // Until the old server has stopped, a connection may still reach it and its token: wait for
+  // the reload to have replaced it.
+  ASSERT_TRUE(testing::WaitFor(
+      [&] {
+        return daemon_->process().Output().find("HTTP settings applied") != std::string::npos;
+      },
+      std::chrono::seconds(10)));
+  EXPECT_EQ(post({"Authorization: Bearer " + next_secret}), 404);
   EXPECT_EQ(post({"Authorization: Bearer " + secret}), 401);
   EXPECT_EQ(StopAndWait(), 0);
 
