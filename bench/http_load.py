@@ -12,7 +12,11 @@ time; the table gives requests per second, p50 and p99 latency, the daemon's CPU
 /proc/PID/stat) and peak RSS during the run, and the collection ticks that came more than 10 % of
 the interval late or not at all (from the stored timestamps of one series). Then 200 connections
 each send half a request line and a byte a second (slowloris) while /healthz is asked every 0.25 s;
-the last table gives how many probes were answered and the slowest answer.
+the next table gives how many probes were answered and the slowest answer. Last, a flood: 2,000
+connections (--flood) opened as fast as one client can, each sending half a request line and
+then nothing, far over the server's limits (256 in all, 64 per address); the last table gives how
+long they took to open, how many the server closed, the /healthz probes answered meanwhile, and
+the daemon's RSS before, at its peak and after.
 
 wrk, the client, runs on the same cores: on a 2-core machine it takes about one of them, so the
 figures are what one core's worth of client gets, and they are comparable only within a run.
@@ -20,6 +24,7 @@ figures are what one core's worth of client gets, and they are comparable only w
 
 import argparse
 import json
+import resource
 import os
 import re
 import shutil
@@ -160,12 +165,52 @@ def slowloris(port, connections, seconds, probe_url):
     return answered, failed, slowest * 1000, closed
 
 
+def flood(port, connections, seconds, probe_url):
+    """Opens `connections` connections at once, each with half a request line; probes meanwhile."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, connections + 256)), hard))
+    sockets, refused = [], 0
+    start = time.time()
+    for _ in range(connections):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"GET /api/v1/latest HT")
+            sockets.append(s)
+        except OSError:
+            refused += 1
+    opened_s = time.time() - start
+    answered, failed, slowest = 0, 0, 0.0
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        probe = time.time()
+        try:
+            with urllib.request.urlopen(probe_url, timeout=2) as reply:
+                reply.read()
+                answered += reply.status == 200
+        except OSError:
+            failed += 1
+        slowest = max(slowest, time.time() - probe)
+        time.sleep(0.25)
+    closed = 0
+    for s in sockets:
+        s.setblocking(False)
+        try:
+            closed += s.recv(1) == b""
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+        s.close()
+    return opened_s, refused, answered, failed, slowest * 1000, closed
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--edgemond", default=os.path.join(REPO, "build", "daemon", "edgemond"))
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", default="16,32")
     parser.add_argument("--slowloris", type=int, default=200)
+    parser.add_argument("--flood", type=int, default=2000)
     args = parser.parse_args()
     for tool in ("wrk", "prometheus-node-exporter"):
         if shutil.which(tool) is None:
@@ -225,6 +270,32 @@ def main():
         print("|---|---|---|---|---|---|")
         print(f"| {args.slowloris} | {answered} | {failed} | {slowest:.1f} | {closed} | "
               f"{late} of {ticks} |")
+        print()
+        time.sleep(6)  # The slowloris connections' deadlines pass.
+        rss_before = rss_bytes(daemon.pid)
+        sampler = Sampler(daemon.pid)
+        start = time.time()
+        opened_s, refused, answered, failed, slowest, closed = flood(
+            port, args.flood, 12, base + "/healthz")
+        late, ticks = late_ticks(base, start, time.time())
+        peak = sampler.stop()
+        time.sleep(2)
+        rss_after = rss_bytes(daemon.pid)
+        closed_by = {}
+        with urllib.request.urlopen(base + "/metrics", timeout=5) as reply:
+            for line in reply.read().decode().splitlines():
+                found = re.match(r'edgemond_http_connections_closed_total\{reason="(\w+)"\} (\S+)',
+                                 line)
+                if found:
+                    closed_by[found.group(1)] = int(float(found.group(2)))
+        print("| flood connections | opened in s | refused | /healthz answered | failed | "
+              "slowest ms | closed by the server | evicted, timed out (since start) | "
+              "RSS before, peak, after MiB | late or missed ticks |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        print(f"| {args.flood} | {opened_s:.2f} | {refused} | {answered} | {failed} | "
+              f"{slowest:.1f} | {closed} | {closed_by.get('evicted', 0)}, "
+              f"{closed_by.get('read_timeout', 0)} | {rss_before / 2**20:.1f}, {peak / 2**20:.1f}, "
+              f"{rss_after / 2**20:.1f} | {late} of {ticks} |")
     finally:
         for process in (daemon, peer):
             process.terminate()
