@@ -290,6 +290,9 @@ RulesOrError ParseRuleFile(std::string_view text, const std::string& file) {
     return ConfigError{
         file, JsonLocator::LineAtOffset(text, e.byte > 0 ? e.byte - 1 : 0), "",
         "syntax error: " + (colon == std::string::npos ? what : what.substr(colon + 2))};
+  } catch (const Json::out_of_range& e) {  // A number beyond a double: "1e999".
+    return ConfigError{file, JsonLocator::LineOfOverflow(text, e.what()), "",
+                       "syntax error: " + JsonLocator::OverflowDetail(e.what())};
   }
   const JsonLocator locator(text);
   if (!json.is_object()) {

@@ -74,6 +74,16 @@ TEST(RuleParserTest, ParsesEveryKey) {
   EXPECT_EQ(rule.source, "rules.json:3");
 }
 
+// Found by the rule-file fuzzer: nlohmann::json reports a number beyond a double with an
+// exception of its own, which escaped and would have ended the daemon at a reload.
+TEST(RuleParserTest, ANumberTooLargeIsASyntaxErrorOnItsLine) {
+  const ConfigError error = ParseError(
+      "{\"rules\": [\n  {\"name\": \"x\", \"metric\": \"m\", \"op\": \">\",\n"
+      "   \"trigger\": 222222.2E2222022, \"clear\": 1}]}");
+  EXPECT_EQ(error.line, 3);
+  EXPECT_EQ(error.message, "syntax error: number overflow parsing '222222.2E2222022'");
+}
+
 TEST(RuleParserTest, OptionalKeysHaveDefaults) {
   const auto rules = ParseOk(R"({"rules": [{"name": "x", "metric": "m", "op": "<",
                                             "trigger": 1, "clear": 2}]})");

@@ -139,6 +139,19 @@ int JsonLocator::LineOf(std::string_view path) const {
   return it == lines_.end() ? 0 : it->second;
 }
 
+std::string JsonLocator::OverflowDetail(std::string_view what) {
+  const std::size_t end_of_id = what.find("] ");
+  return std::string(end_of_id == std::string_view::npos ? what : what.substr(end_of_id + 2));
+}
+
+int JsonLocator::LineOfOverflow(std::string_view text, std::string_view what) {
+  const std::size_t open = what.find('\'');
+  const std::size_t close = what.rfind('\'');
+  if (open == std::string_view::npos || close <= open + 1) return 1;
+  const std::size_t at = text.find(what.substr(open + 1, close - open - 1));
+  return at == std::string_view::npos ? 1 : LineAtOffset(text, at);
+}
+
 int JsonLocator::LineAtOffset(std::string_view text, std::size_t offset) {
   int line = 1;
   for (std::size_t i = 0; i < offset && i < text.size(); ++i) {

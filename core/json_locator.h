@@ -22,6 +22,12 @@ class JsonLocator {
   // 1-based line of a byte offset.
   static int LineAtOffset(std::string_view text, std::size_t offset);
 
+  // For a number nlohmann::json refuses as out of range ("1e999"), which it reports without a
+  // position: what to say ("number overflow parsing '1e999'", from its message `what`) and the
+  // 1-based line of the number's first occurrence in `text` (1 when not found).
+  static std::string OverflowDetail(std::string_view what);
+  static int LineOfOverflow(std::string_view text, std::string_view what);
+
  private:
   std::map<std::string, int, std::less<>> lines_;
 };

@@ -285,6 +285,9 @@ std::variant<Config, ConfigError> ParseConfig(std::string_view text, const std::
     std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
     return ConfigError{file, JsonLocator::LineAtOffset(text, e.byte > 0 ? e.byte - 1 : 0), "",
                        "syntax error: " + detail};
+  } catch (const Json::out_of_range& e) {  // A number beyond a double: "1e999".
+    return ConfigError{file, JsonLocator::LineOfOverflow(text, e.what()), "",
+                       "syntax error: " + JsonLocator::OverflowDetail(e.what())};
   }
   if (!json.is_object()) {
     return ConfigError{file, 1, "", "the configuration must be a JSON object ({ ... })"};

@@ -56,6 +56,15 @@ TEST(ConfigTest, SyntaxErrorNamesFileAndLine) {
   EXPECT_EQ(error.ToString().rfind("edgemond.json:4: syntax error", 0), 0u) << error.ToString();
 }
 
+// A number beyond a double is a syntax error on its line, not an exception out of the parser
+// (found by the rule-file fuzzer, whose parser reads JSON the same way).
+TEST(ConfigTest, ANumberTooLargeIsASyntaxErrorOnItsLine) {
+  const ConfigError error =
+      ExpectError("{\n  \"collection\": {\n    \"interval_seconds\": 1e999\n  }\n}");
+  EXPECT_EQ(error.line, 3);
+  EXPECT_EQ(error.ToString(), "edgemond.json:3: syntax error: number overflow parsing '1e999'");
+}
+
 TEST(ConfigTest, UnknownKeyNamesLineAndSuggests) {
   const ConfigError error = ExpectError("{\n  \"http\": {\n    \"listn\": \"x:1\"\n  }\n}");
   EXPECT_EQ(error.line, 3);

@@ -103,6 +103,9 @@ Result<std::int64_t> ParseTimeMillis(std::string_view text, std::int64_t now_ms)
   return *number < 0 ? now_ms + millis : millis;
 }
 
+// The longest duration accepted, in either form: 10^10 s (about 317 years).
+constexpr std::int64_t kMaxDurationMillis = 10'000'000'000'000;
+
 Result<std::int64_t> ParseDurationMillis(std::string_view text) {
   text = Trim(text);
   const Status bad = Status::InvalidArgument(
@@ -111,7 +114,10 @@ Result<std::int64_t> ParseDurationMillis(std::string_view text) {
   if (text.empty()) return bad;
   if (auto seconds = ParseDouble(text); seconds.ok()) {
     // Below half a millisecond it would round to a zero step.
-    if (!std::isfinite(*seconds) || *seconds < 0.0005 || *seconds > 1e10) return bad;
+    if (!std::isfinite(*seconds) || *seconds < 0.0005 ||
+        *seconds * 1000.0 > static_cast<double>(kMaxDurationMillis)) {
+      return bad;
+    }
     return static_cast<std::int64_t>(std::llround(*seconds * 1000.0));
   }
   std::int64_t total = 0;
@@ -156,7 +162,10 @@ Result<std::int64_t> ParseDurationMillis(std::string_view text) {
     } else {
       return bad;
     }
+    // Checked before it is computed: "700177542y" would overflow 64 bits.
+    if (amount > kMaxDurationMillis / unit_ms) return bad;
     total += amount * unit_ms;
+    if (total > kMaxDurationMillis) return bad;
   }
   if (total <= 0) return bad;
   return total;

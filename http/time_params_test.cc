@@ -44,5 +44,18 @@ TEST(TimeParamsTest, ParsesDurations) {
   }
 }
 
+// At most 10^10 s (about 317 years) in either form, and never a product or sum past 64 bits
+// (found by the time_params fuzzer: "700177542y").
+TEST(TimeParamsTest, RefusesDurationsTooLongToRepresent) {
+  EXPECT_EQ(ParseDurationMillis("317y").value(), 317 * 31'536'000'000LL);
+  EXPECT_EQ(ParseDurationMillis("10000000000").value(), 10'000'000'000'000LL);
+  for (const char* bad :
+       {"318y", "700177542y", "1000000000w1000000000w", "10000000001", "200y200y"}) {
+    const auto parsed = ParseDurationMillis(bad);
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_NE(parsed.status().message().find("is not a duration"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace edgemond::http
