@@ -126,15 +126,11 @@ class Sampler:
         return self.peak
 
 
-def slowloris(port, connections, seconds, probe_url):
-    sockets = []
-    for _ in range(connections):
-        s = socket.create_connection(("127.0.0.1", port))
-        s.sendall(b"GET /api/v1/latest HT")
-        sockets.append(s)
+def probe_until(deadline, probe_url, every_second=None):
+    """Asks probe_url every 0.25 s until deadline; calls every_second() once a second. Returns
+    (answered, failed, slowest ms)."""
     answered, failed, slowest = 0, 0, 0.0
-    deadline = time.time() + seconds
-    next_byte = time.time() + 1
+    next_second = time.time() + 1
     while time.time() < deadline:
         start = time.time()
         try:
@@ -144,14 +140,15 @@ def slowloris(port, connections, seconds, probe_url):
         except OSError:
             failed += 1
         slowest = max(slowest, time.time() - start)
-        if time.time() >= next_byte:
-            for s in sockets:
-                try:
-                    s.send(b"T")
-                except OSError:
-                    pass  # Closed by the server: that is the point.
-            next_byte += 1
+        if every_second is not None and time.time() >= next_second:
+            every_second()
+            next_second += 1
         time.sleep(0.25)
+    return answered, failed, slowest * 1000
+
+
+def count_closed(sockets):
+    """Closes the sockets; returns how many the server had closed."""
     closed = 0
     for s in sockets:
         s.setblocking(False)
@@ -162,7 +159,25 @@ def slowloris(port, connections, seconds, probe_url):
         except OSError:
             closed += 1
         s.close()
-    return answered, failed, slowest * 1000, closed
+    return closed
+
+
+def slowloris(port, connections, seconds, probe_url):
+    sockets = []
+    for _ in range(connections):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(b"GET /api/v1/latest HT")
+        sockets.append(s)
+
+    def one_more_byte():
+        for s in sockets:
+            try:
+                s.send(b"T")
+            except OSError:
+                pass  # Closed by the server: that is the point.
+
+    answered, failed, slowest = probe_until(time.time() + seconds, probe_url, one_more_byte)
+    return answered, failed, slowest, count_closed(sockets)
 
 
 def flood(port, connections, seconds, probe_url):
@@ -179,29 +194,8 @@ def flood(port, connections, seconds, probe_url):
         except OSError:
             refused += 1
     opened_s = time.time() - start
-    answered, failed, slowest = 0, 0, 0.0
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        probe = time.time()
-        try:
-            with urllib.request.urlopen(probe_url, timeout=2) as reply:
-                reply.read()
-                answered += reply.status == 200
-        except OSError:
-            failed += 1
-        slowest = max(slowest, time.time() - probe)
-        time.sleep(0.25)
-    closed = 0
-    for s in sockets:
-        s.setblocking(False)
-        try:
-            closed += s.recv(1) == b""
-        except BlockingIOError:
-            pass
-        except OSError:
-            closed += 1
-        s.close()
-    return opened_s, refused, answered, failed, slowest * 1000, closed
+    answered, failed, slowest = probe_until(time.time() + seconds, probe_url)
+    return opened_s, refused, answered, failed, slowest, count_closed(sockets)
 
 
 def main():
