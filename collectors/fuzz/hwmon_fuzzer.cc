@@ -6,18 +6,18 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
 #include "collectors/internal/hwmon_parse.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "tests/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace internal = edgemond::collectors::internal;
-  if (size < 8) return 0;
-  std::int64_t raw;
-  std::memcpy(&raw, data, sizeof(raw));
-  const std::string_view text(reinterpret_cast<const char*>(data) + 8, size - 8);
+  const auto input = edgemond::fuzz::SplitNumberAndText(data, size);
+  if (!input) return 0;
+  const std::int64_t raw = input->number;
+  const std::string_view text = input->text;
   if (const auto attribute = internal::ParseHwmonAttributeName(text)) {
     FUZZ_CHECK(attribute->index >= 0, "a sensor index");
     FUZZ_CHECK(text.starts_with(internal::HwmonStem(attribute->kind, attribute->index)) ||

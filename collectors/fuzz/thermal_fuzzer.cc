@@ -4,18 +4,18 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
 #include "collectors/internal/thermal_parse.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "tests/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace internal = edgemond::collectors::internal;
-  if (size < 8) return 0;
-  std::int64_t millicelsius;
-  std::memcpy(&millicelsius, data, sizeof(millicelsius));
-  const std::string_view text(reinterpret_cast<const char*>(data) + 8, size - 8);
+  const auto input = edgemond::fuzz::SplitNumberAndText(data, size);
+  if (!input) return 0;
+  const std::int64_t millicelsius = input->number;
+  const std::string_view text = input->text;
   const auto problem = internal::ZoneTemperatureProblem(millicelsius);
   const bool plausible = millicelsius >= internal::kMinZoneMillicelsius &&
                          millicelsius <= internal::kMaxZoneMillicelsius &&

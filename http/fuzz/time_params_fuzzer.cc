@@ -4,11 +4,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
 #include "http/time_params.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "tests/fuzz/fuzz_input.h"
 
 namespace edgemond::http {
 namespace {
@@ -44,11 +44,8 @@ void Check(std::int64_t now_ms, std::string_view text) {
 // The first 8 bytes are "now" (within ±2^40 ms of 2026, so that relative times cannot overflow
 // on their own); the rest is the parameter's text.
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size < 8) return 0;
-  std::int64_t offset;
-  std::memcpy(&offset, data, sizeof(offset));
-  const std::int64_t now_ms = 1'767'225'600'000 + offset % (std::int64_t{1} << 40);
-  edgemond::http::Check(now_ms,
-                        std::string_view(reinterpret_cast<const char*>(data) + 8, size - 8));
+  const auto input = edgemond::fuzz::SplitNumberAndText(data, size);
+  if (!input) return 0;
+  edgemond::http::Check(1'767'225'600'000 + input->number % (std::int64_t{1} << 40), input->text);
   return 0;
 }

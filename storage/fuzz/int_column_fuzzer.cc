@@ -15,6 +15,7 @@
 
 #include "storage/codec/int_column.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "tests/fuzz/fuzz_input.h"
 
 namespace edgemond::storage::codec {
 namespace {
@@ -59,12 +60,7 @@ void RoundTrip(std::string_view bytes) {
 }  // namespace edgemond::storage::codec
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size < 3) return 0;
-  const std::string_view rest(reinterpret_cast<const char*>(data) + 3, size - 3);
-  if (data[0] % 2 == 0) {
-    edgemond::storage::codec::Decode(std::size_t{data[1]} << 8 | data[2], rest);
-  } else {
-    edgemond::storage::codec::RoundTrip(rest);
-  }
+  edgemond::fuzz::DecodeOrRoundTrip(data, size, edgemond::storage::codec::Decode,
+                                    edgemond::storage::codec::RoundTrip);
   return 0;
 }
