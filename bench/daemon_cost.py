@@ -147,10 +147,18 @@ def collector_success(exposition):
         r'^edgemond_collector_success\{collector="([^"]+)"\} (\S+)$', exposition, re.MULTILINE)}
 
 
-def db_samples(db):
-    # Samples stored in raw blocks (schema v2; a v1 database had one row per sample).
-    query = ("SELECT coalesce(sum(points), 0) FROM blocks_raw" if has_table(db, "blocks_raw")
-             else "SELECT count(*) FROM samples")
+def db_samples(db, from_ms=None, to_ms=None):
+    # Samples stored in raw blocks (schema v2; a v1 database had one row per sample), all of them
+    # or those of the blocks flushed in (from_ms, to_ms]. The daemon holds its database against
+    # other processes: call this once it has exited.
+    if has_table(db, "blocks_raw"):
+        query = "SELECT coalesce(sum(points), 0) FROM blocks_raw"
+        if from_ms is not None:
+            query += f" WHERE t1 > {from_ms} AND t1 <= {to_ms}"
+    else:
+        query = "SELECT count(*) FROM samples"
+        if from_ms is not None:
+            query += f" WHERE ts > {from_ms} AND ts <= {to_ms}"
     out = subprocess.run(["sqlite3", f"file:{db}?mode=ro", query],
                          capture_output=True, text=True, check=True)
     return int(out.stdout.strip())
@@ -205,7 +213,7 @@ def main():
                  "floor": floor_proc.pid}
         cpu0 = {name: cpu_ns(pid) for name, pid in procs.items()}
         written0 = write_bytes(quiet.pid)
-        stored0 = db_samples(quiet_db)
+        wall0_ms = int(time.time() * 1000)
         t0 = time.monotonic()
         scrape_ms = {"edgemond+scrape": [], "node_exporter": []}
         durations = {}  # collector -> [seconds per collection]
@@ -225,14 +233,15 @@ def main():
         elapsed = time.monotonic() - t0
         cpu1 = {name: cpu_ns(pid) for name, pid in procs.items()}
         written1 = write_bytes(quiet.pid)
-        stored1 = db_samples(quiet_db)
+        wall1_ms = int(time.time() * 1000)
         rss = {name: memory_kib(pid) for name, pid in procs.items()}
-        size = db_bytes(quiet_db)
-        total_stored = stored1
         for proc in (quiet, scraped, ne, floor_proc):
             proc.send_signal(signal.SIGTERM)
         for proc in (quiet, scraped, ne, floor_proc):
             proc.wait(timeout=30)
+        size = db_bytes(quiet_db)
+        total_stored = db_samples(quiet_db)
+        stored_in_window = db_samples(quiet_db, wall0_ms, wall1_ms)
 
     cycles = elapsed  # One collection (or scrape) per second.
     per_sample = {"edgemond": edgemond_samples, "edgemond+scrape": edgemond_samples,
@@ -259,7 +268,7 @@ def main():
     print(f"edgemond database: {size} bytes for {total_stored} samples = "
           f"{size / max(1, total_stored):.1f} B/sample on disk (a young database: the block "
           f"headers and catalog dominate); written in the window: {written1 - written0} bytes "
-          f"for {collected:.0f} samples collected ({stored1 - stored0} stored) = "
+          f"for {collected:.0f} samples collected ({stored_in_window} stored) = "
           f"{(written1 - written0) / max(1, collected):.1f} B/sample")
     print(f"CPU per sample, node_exporter / edgemond: "
           f"{results['node_exporter'] / results['edgemond']:.1f}x "

@@ -176,4 +176,10 @@ http::Health ApiBackendImpl::GetHealth() const {
   return {true, true, ""};
 }
 
+http::StorageState ApiBackendImpl::Storage() const {
+  const storage::StoreStats stats = store_.Stats();
+  return {stats.newest_stored_ms, stats.head_samples, stats.database_bytes, stats.wal_bytes,
+          stats.disk_full};
+}
+
 }  // namespace edgemond::daemon

@@ -38,6 +38,7 @@ class ApiBackendImpl final : public http::ApiBackend {
       const std::optional<SeriesSelector>& selector) const override;
   Result<QueryResult> Query(const RangeQuery& query) const override;
   http::Health GetHealth() const override;
+  http::StorageState Storage() const override;
   std::vector<ActiveAlert> ActiveAlerts() const override;
   Result<std::vector<AlertTransition>> AlertHistory(const AlertHistoryQuery& query) const override;
   nlohmann::json AlertRules() const override;

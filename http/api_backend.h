@@ -28,6 +28,16 @@ struct Health {
   std::string detail;  // Why not, when either is false.
 };
 
+// The database as the daemon's store sees it, for /metrics: the daemon holds the file against
+// other processes (docs/storage.md), so this is how they learn what is written.
+struct StorageState {
+  std::optional<std::int64_t> newest_stored_ms;  // The newest sample committed; none yet.
+  std::size_t pending_samples = 0;               // Collected, not yet written (the head).
+  std::int64_t database_bytes = 0;
+  std::int64_t wal_bytes = 0;
+  bool disk_full = false;  // Writes wait for space; the pending samples are kept in memory.
+};
+
 // Something that happened on the device, for GET /api/v1/events ("the CPU became
 // frequency-capped"). `kind` names the family ("throttle"), `state` the transition ("started",
 // "ended"), `labels` the details ({component: "cpu", reason: "frequency_cap"}).
@@ -56,6 +66,8 @@ class ApiBackend {
   virtual Result<QueryResult> Query(const RangeQuery& query) const = 0;
 
   virtual Health GetHealth() const = 0;
+
+  virtual StorageState Storage() const = 0;
 
   // Alerts pending or firing after the most recent collection, sorted by rule then labels.
   virtual std::vector<ActiveAlert> ActiveAlerts() const = 0;

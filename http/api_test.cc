@@ -39,6 +39,7 @@ class FixedBackend : public ApiBackend {
     return result;
   }
   Health GetHealth() const override { return health; }
+  StorageState Storage() const override { return storage; }
   std::vector<ActiveAlert> ActiveAlerts() const override { return active; }
   Result<std::vector<AlertTransition>> AlertHistory(const AlertHistoryQuery& query) const override {
     last_history_query = query;
@@ -93,6 +94,7 @@ class FixedBackend : public ApiBackend {
   std::vector<BenchmarkRun> runs;
   mutable std::optional<BenchmarkHistoryQuery> last_benchmark_query;
   mutable bool running = false;
+  StorageState storage;
 };
 
 class ApiTest : public ::testing::Test {
@@ -153,6 +155,26 @@ TEST_F(ApiTest, MetricsServesLatestSamplesAndSelfMetrics) {
             std::string::npos);
   EXPECT_NE(body.find("edgemond_http_connections_closed_total{reason=\"evicted\"} 7\n"),
             std::string::npos);
+}
+
+TEST_F(ApiTest, MetricsTellWhatTheDatabaseHolds) {
+  // Before the first write: no newest sample, the rest as they are.
+  backend_.storage.pending_samples = 12;
+  std::string body = Get("/metrics").body;
+  EXPECT_EQ(body.find("edgemond_storage_newest_sample_timestamp_seconds"), std::string::npos);
+  EXPECT_NE(body.find("edgemond_storage_pending_samples 12\n"), std::string::npos) << body;
+  EXPECT_NE(body.find("edgemond_storage_disk_full 0\n"), std::string::npos) << body;
+
+  backend_.storage = {1767225600123, 3, 4096 * 1000, 4120 * 7, true};
+  body = Get("/metrics").body;
+  EXPECT_NE(body.find("# TYPE edgemond_storage_newest_sample_timestamp_seconds gauge\n"
+                      "edgemond_storage_newest_sample_timestamp_seconds 1767225600.123\n"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("edgemond_storage_pending_samples 3\n"), std::string::npos);
+  EXPECT_NE(body.find("edgemond_storage_database_bytes 4096000\n"), std::string::npos);
+  EXPECT_NE(body.find("edgemond_storage_wal_bytes 28840\n"), std::string::npos);
+  EXPECT_NE(body.find("edgemond_storage_disk_full 1\n"), std::string::npos);
 }
 
 TEST_F(ApiTest, LatestShowsMissingValuesAsNullWithReason) {

@@ -281,6 +281,7 @@ Result<std::unique_ptr<BenchmarkRuns>> BenchmarkRuns::Open(const std::string& pa
   sqlite::DatabaseOptions options;
   options.mode = sqlite::DatabaseOptions::Mode::kReadWrite;
   options.small_memory = true;
+  options.exclusive_to_process = true;  // As the store's connections (storage/sqlite_store.h).
   EDGEMOND_ASSIGN_OR_RETURN(auto db, sqlite::Database::Open(path, options));
   EDGEMOND_ASSIGN_OR_RETURN(const int version, CheckSchema(*db, BuiltinMigrations()));
   if (version < kBenchmarkRunsSchemaVersion) {

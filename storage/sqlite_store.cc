@@ -180,10 +180,16 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::OpenLocked(const StorageOption
   writer_options.mode = DatabaseOptions::Mode::kReadWriteCreate;
   writer_options.manual_checkpoints = true;
   writer_options.small_memory = true;
+  writer_options.exclusive_to_process = options.exclusive_to_process;
   EDGEMOND_ASSIGN_OR_RETURN(std::unique_ptr<Database> writer,
                             Database::Open(options.path, writer_options));
   // Everything that decides whether this file may be used only reads; the first write is below.
   EDGEMOND_ASSIGN_OR_RETURN(const int version, CheckSchema(*writer, BuiltinMigrations()));
+  if (options.exclusive_to_process) {
+    // The file is held against every other process now, so a `-shm` file beside it is what an
+    // earlier edgemond (or a sqlite3 shell) left behind: the WAL index lives in memory from here.
+    ::unlink((options.path + "-shm").c_str());
+  }
   if (options.check_integrity_on_open) {
     const Status check = writer->QuickCheck();
     if (!check.ok()) {
@@ -204,6 +210,7 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::OpenLocked(const StorageOption
   DatabaseOptions reader_options;
   reader_options.mode = DatabaseOptions::Mode::kReadWrite;
   reader_options.small_memory = true;
+  reader_options.exclusive_to_process = options.exclusive_to_process;
   EDGEMOND_ASSIGN_OR_RETURN(std::unique_ptr<Database> reader,
                             Database::Open(options.path, reader_options));
   EDGEMOND_RETURN_IF_ERROR(reader->Execute("PRAGMA query_only=ON"));
@@ -473,6 +480,7 @@ StoreStats SqliteStore::Stats() const {
     stats.series = series_by_key_.size();
     stats.head_samples = head_samples_;
     stats.disk_full = disk_full_;
+    stats.newest_stored_ms = tiers_[static_cast<std::size_t>(Tier::kRaw)].newest_t1;
   }
   stats.database_bytes = FileSize(options_.path);
   stats.wal_bytes = FileSize(options_.path + "-wal");

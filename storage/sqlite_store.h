@@ -109,6 +109,12 @@ struct StorageOptions {
   std::size_t max_head_samples = 0;
   // A passive checkpoint runs after a flush once the WAL holds this many frames (4 KiB pages).
   int checkpoint_wal_frames = 1000;
+  // Holds the database against other processes while the store is open, which keeps SQLite's WAL
+  // index in memory instead of a `-shm` file written back to disk at every flush (a fifth of
+  // what reaches the flash: docs/storage.md). Other processes, the sqlite3 shell among them, can
+  // open the file only once the store has closed it. false keeps the `-shm` file and lets them
+  // read alongside.
+  bool exclusive_to_process = true;
   // Runs PRAGMA quick_check (reads the whole file) at open; kCorruption if it fails.
   bool check_integrity_on_open = false;
   // A database file that is damaged (it has SQLite's header, but SQLite finds it malformed, or

@@ -15,6 +15,7 @@
 
 #include "storage/schema.h"
 #include "storage/sqlite/database.h"
+#include "tests/testing/child_process.h"
 #include "tests/testing/temp_dir.h"
 
 namespace edgemond::storage {
@@ -122,6 +123,54 @@ TEST_F(SqliteStoreTest, OpenCreatesAWalDatabaseAtTheCurrentSchema) {
   EXPECT_EQ(stats.series, 0u);
   EXPECT_EQ(stats.head_samples, 0u);
   EXPECT_GT(stats.database_bytes, 0);
+}
+
+// What another process sees: the sqlite3 shell, with a 200 ms busy timeout, counting the series.
+struct ShellAnswer {
+  bool exited_zero = false;
+  std::string output;
+};
+ShellAnswer AskTheShell(const TempDir& dir, const std::string& db_path) {
+  testing::ChildProcess shell(
+      {"/usr/bin/sqlite3", "-cmd", ".timeout 200", db_path, "SELECT count(*) FROM series"},
+      dir.Join("shell.log"));
+  const auto status = shell.Wait(std::chrono::seconds(30));
+  return {status && WIFEXITED(*status) && WEXITSTATUS(*status) == 0, shell.Output()};
+}
+
+TEST_F(SqliteStoreTest, HoldsTheFileAgainstOtherProcessesAndKeepsItsWalIndexInMemory) {
+  // A WAL index left by an earlier edgemond, which kept it in a file.
+  { std::ofstream(path_ + "-shm") << "stale"; }
+  auto store = Open();
+  ASSERT_NE(store, nullptr);
+  ASSERT_TRUE(store->Append({MakeSample(kTemperature, {{"zone", "0"}}, kT0, 41.5)}).ok());
+  ASSERT_TRUE(store->Flush().ok());
+  EXPECT_TRUE(std::filesystem::exists(path_ + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(path_ + "-shm"));
+
+  const ShellAnswer while_open = AskTheShell(dir_, path_);
+  EXPECT_FALSE(while_open.exited_zero) << while_open.output;
+  EXPECT_NE(while_open.output.find("locked"), std::string::npos) << while_open.output;
+  // Connections of the store's own process still read (the daemon's alert history does).
+  EXPECT_EQ(StoredRows(), 1);
+
+  store.reset();
+  const ShellAnswer after_close = AskTheShell(dir_, path_);
+  EXPECT_TRUE(after_close.exited_zero) << after_close.output;
+  EXPECT_EQ(after_close.output, "1\n");
+}
+
+TEST_F(SqliteStoreTest, WithoutExclusiveAccessOtherProcessesReadAlongside) {
+  StorageOptions options = Options();
+  options.exclusive_to_process = false;
+  auto store = Open(options);
+  ASSERT_NE(store, nullptr);
+  ASSERT_TRUE(store->Append({MakeSample(kTemperature, {{"zone", "0"}}, kT0, 41.5)}).ok());
+  ASSERT_TRUE(store->Flush().ok());
+  EXPECT_TRUE(std::filesystem::exists(path_ + "-shm"));
+  const ShellAnswer answer = AskTheShell(dir_, path_);
+  EXPECT_TRUE(answer.exited_zero) << answer.output;
+  EXPECT_EQ(answer.output, "1\n");
 }
 
 TEST_F(SqliteStoreTest, AppendFlushQueryRoundTrip) {

@@ -70,6 +70,10 @@ struct StoreStats {
   std::size_t head_samples = 0;     // Appended but not yet flushed.
   std::int64_t database_bytes = 0;  // Size of the database file.
   std::int64_t wal_bytes = 0;       // Size of its write-ahead log.
+  // The newest sample written to the database (committed), in ms since the epoch; none before
+  // the first flush of an empty database. Other processes cannot open the file while the store
+  // holds it, so this is how they learn what a crash would keep.
+  std::optional<std::int64_t> newest_stored_ms;
   // The file system is too full to write: flushes keep the head in memory and fail with
   // kResourceExhausted until space returns.
   bool disk_full = false;

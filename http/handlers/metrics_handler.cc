@@ -22,6 +22,37 @@ constexpr MetricDesc kConnectionsClosed{
     "went over a limit (evicted)",
     MetricType::kCounter, ""};
 
+constexpr MetricDesc kNewestStored{
+    "edgemond_storage_newest_sample_timestamp_seconds",
+    "The newest sample written to the database (committed: a crash keeps it), seconds since the "
+    "epoch; absent before the first write",
+    MetricType::kGauge, "seconds"};
+constexpr MetricDesc kPendingSamples{
+    "edgemond_storage_pending_samples",
+    "Samples collected and not yet written: at most a flush interval's, more while writes fail",
+    MetricType::kGauge, ""};
+constexpr MetricDesc kDatabaseBytes{"edgemond_storage_database_bytes", "Size of the database file",
+                                    MetricType::kGauge, "bytes"};
+constexpr MetricDesc kWalBytes{"edgemond_storage_wal_bytes",
+                               "Size of the database's write-ahead log", MetricType::kGauge,
+                               "bytes"};
+constexpr MetricDesc kDiskFull{
+    "edgemond_storage_disk_full",
+    "1 while the file system is too full to write: samples wait in memory until space returns",
+    MetricType::kGauge, ""};
+
+void AppendStorageSamples(const StorageState& state, std::vector<Sample>& samples) {
+  if (state.newest_stored_ms) {
+    samples.push_back(
+        Sample{&kNewestStored, {}, static_cast<double>(*state.newest_stored_ms) / 1000, "", {}});
+  }
+  samples.push_back(
+      Sample{&kPendingSamples, {}, static_cast<double>(state.pending_samples), "", {}});
+  samples.push_back(Sample{&kDatabaseBytes, {}, static_cast<double>(state.database_bytes), "", {}});
+  samples.push_back(Sample{&kWalBytes, {}, static_cast<double>(state.wal_bytes), "", {}});
+  samples.push_back(Sample{&kDiskFull, {}, state.disk_full ? 1.0 : 0.0, "", {}});
+}
+
 }  // namespace
 
 Response HandleMetrics(const ApiContext& context, const Request& /*request*/) {
@@ -45,6 +76,7 @@ Response HandleMetrics(const ApiContext& context, const Request& /*request*/) {
                              "",
                              {}});
   }
+  AppendStorageSamples(context.backend.Storage(), samples);
   Response response;
   response.content_type = kPrometheusContentType;
   response.body = RenderPrometheusText(GroupSamples(samples));

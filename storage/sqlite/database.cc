@@ -41,7 +41,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::string& path,
                                                  const DatabaseOptions& options) {
   const std::string context = "opening database " + path;
   sqlite3* raw = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &raw, OpenFlags(options.mode), nullptr);
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, OpenFlags(options.mode),
+                                 options.exclusive_to_process ? "unix-excl" : nullptr);
   if (raw == nullptr) return SqliteError(rc, nullptr, context);
   // From here on `db` owns the handle, including on the error paths below.
   std::unique_ptr<Database> db(new Database(path, raw));

@@ -51,6 +51,13 @@ struct DatabaseOptions {
   // Gives the connection no lookaside allocator (SQLite's default is ~120 KiB per connection of
   // small-allocation slots): for long-lived connections in a process that must stay small.
   bool small_memory = false;
+  // Opens the file through SQLite's unix-excl VFS: the connection's first lock holds the whole
+  // file against other processes until the last connection of this process closes it, and the
+  // WAL index lives in this process's heap instead of a `-shm` file beside the database, which
+  // the kernel would write back to disk after every commit (docs/storage.md, "What reaches the
+  // flash"). Connections of one process share that index, so every connection of the process to
+  // the file must set it alike.
+  bool exclusive_to_process = false;
 };
 
 // Result of a WAL checkpoint, in WAL frames (one frame = one page plus a 24-byte header).

@@ -74,7 +74,8 @@ struct Stored {
   std::int64_t points = 0;      // Raw samples stored.
 };
 
-// What the database holds (committed transactions only; readers never see a partial one).
+// What the database holds (committed transactions only; readers never see a partial one). The
+// daemon holds the file against other processes while it runs: only once it has exited.
 Stored ReadStored(const std::string& db_path) {
   storage::sqlite::DatabaseOptions options;
   options.mode = storage::sqlite::DatabaseOptions::Mode::kReadWrite;
@@ -109,9 +110,9 @@ TEST(StorageE2eTest, KillNineLoopLosesAtMostTheUnflushedWindow) {
     ASSERT_TRUE(daemon.WaitReady(why)) << why;
     std::this_thread::sleep_for(
         milliseconds(std::uniform_int_distribution<int>(300, 2300)(random)));
-    // Just before the kill: what the API answers, and what is committed in the file.
+    // Just before the kill: what the API answers, and what the daemon says it has committed.
     const std::vector<std::int64_t> answered = ApiPointsMs(daemon);
-    const Stored committed = ReadStored(db);
+    const std::int64_t committed_newest_ms = daemon.NewestStoredMs();
     std::this_thread::sleep_for(milliseconds(std::uniform_int_distribution<int>(0, 100)(random)));
     ASSERT_TRUE(daemon.process().Signal(SIGKILL));
     const auto status = daemon.process().Wait(std::chrono::seconds(10));
@@ -127,8 +128,7 @@ TEST(StorageE2eTest, KillNineLoopLosesAtMostTheUnflushedWindow) {
     }
     const Stored after = ReadStored(db);
     // Nothing committed is lost: not this run's flushes, not the earlier runs'.
-    EXPECT_GE(after.newest_ms, committed.newest_ms);
-    EXPECT_GE(after.points, committed.points);
+    EXPECT_GE(after.newest_ms, committed_newest_ms);
     EXPECT_GE(after.points, points_before);
     // What the API answered before the kill is stored, but for the unflushed window: the points
     // lost span at most a flush interval, plus the collection that found the flush due and the
@@ -213,7 +213,8 @@ bool FillUp(const std::string& path) {
 // edgemond on a 16 MiB tmpfs of its own (mounted in a private mount namespace by unshare(1); the
 // test reaches it through /proc/PID/root). The file system fills up: the daemon keeps running and
 // serving, holds the samples in memory, gives up its ballast, logs the condition once; space
-// returns: it writes everything, takes the ballast back, logs the recovery; the file is intact.
+// returns: it writes everything, takes the ballast back, logs the recovery; once it has stopped,
+// the file is intact. A `sleep` started in the namespace keeps the tmpfs for that last check.
 TEST(StorageE2eTest, FullFileSystemKeepsTheDaemonServingAndWritingResumes) {
   if (::geteuid() != 0) GTEST_SKIP() << "mounting a tmpfs needs root";
   TempDir dir;
@@ -223,27 +224,42 @@ TEST(StorageE2eTest, FullFileSystemKeepsTheDaemonServingAndWritingResumes) {
     GTEST_SKIP() << "unshare --mount does not work here: " << probe.Output();
   }
   const std::string mount_point = dir.Join("fs");
+  const std::string keeper_file = dir.Join("keeper.pid");
   std::filesystem::create_directory(mount_point);
   testing::EdgemondOptions options;
-  options.wrapper = {"/usr/bin/unshare",
-                     "--mount",
-                     "--propagation",
-                     "private",
-                     "/bin/sh",
-                     "-c",
-                     "mount -t tmpfs -o size=16m,mode=0755 tmpfs \"$0\" && exec \"$@\"",
-                     mount_point};
+  options.wrapper = {
+      "/usr/bin/unshare",
+      "--mount",
+      "--propagation",
+      "private",
+      "/bin/sh",
+      "-c",
+      "mount -t tmpfs -o size=16m,mode=0755 tmpfs \"$0\" && "
+      "{ sleep 600 </dev/null >/dev/null 2>&1 & echo $! > \"$0/../keeper.pid\"; } && "
+      "exec \"$@\"",
+      mount_point};
   const std::string db = mount_point + "/edgemond.db";
   EdgemondProcess daemon(dir, DaemonArgs(db), kConfig, std::move(options));
   std::string why;
   ASSERT_TRUE(daemon.WaitReady(why)) << why;
-  // The daemon's view of its file system, for plain file operations (SQLite: ReadStoredIn).
+  pid_t keeper = -1;
+  {
+    std::FILE* file = std::fopen(keeper_file.c_str(), "r");
+    ASSERT_NE(file, nullptr);
+    ASSERT_EQ(std::fscanf(file, "%d", &keeper), 1);
+    std::fclose(file);
+  }
+  struct KillKeeper {
+    pid_t pid;
+    ~KillKeeper() { ::kill(pid, SIGKILL); }
+  } kill_keeper{keeper};
+  // The daemon's view of its file system, for plain file operations.
   const pid_t pid = daemon.process().pid();
   const std::string fs = "/proc/" + std::to_string(pid) + "/root" + mount_point;
   ASSERT_TRUE(std::filesystem::exists(fs + "/edgemond.db")) << daemon.process().Output();
   EXPECT_EQ(std::filesystem::file_size(fs + "/edgemond.db.ballast"), 4u << 20);
-  ASSERT_TRUE(testing::WaitFor([&] { return ReadStoredIn(pid, dir, db).points > 0; },
-                               std::chrono::seconds(10)));
+  ASSERT_TRUE(
+      testing::WaitFor([&] { return daemon.NewestStoredMs() > 0; }, std::chrono::seconds(10)));
 
   // Another program fills the file system.
   ASSERT_TRUE(FillUp(fs + "/filler"));
@@ -251,17 +267,18 @@ TEST(StorageE2eTest, FullFileSystemKeepsTheDaemonServingAndWritingResumes) {
   ASSERT_TRUE(testing::WaitFor([&] { return Count(daemon.process().Output(), kFull) > 0; },
                                std::chrono::seconds(10)))
       << daemon.process().Output();
-  const Stored when_full = ReadStoredIn(pid, dir, db);
+  EXPECT_EQ(daemon.Metric("edgemond_storage_disk_full"), 1.0);
+  const std::int64_t when_full_ms = daemon.NewestStoredMs();
   // A few flush intervals on a full disk: still running, still serving, the samples collected
   // meanwhile answered from memory; the ballast given up; one line in the log.
   std::this_thread::sleep_for(milliseconds(4 * kFlushMs));
   ASSERT_TRUE(daemon.process().Running()) << daemon.process().Output();
   EXPECT_EQ(daemon.Get("/healthz").status, 200);
-  EXPECT_GT(NewestApiPointMs(daemon), when_full.newest_ms + 3 * kFlushMs);
+  EXPECT_GT(NewestApiPointMs(daemon), when_full_ms + 3 * kFlushMs);
+  EXPECT_GT(daemon.Metric("edgemond_storage_pending_samples").value_or(0), 0);
   EXPECT_FALSE(std::filesystem::exists(fs + "/edgemond.db.ballast"));
-  EXPECT_EQ(ReadStoredIn(pid, dir, db).newest_ms, when_full.newest_ms);
+  EXPECT_EQ(daemon.NewestStoredMs(), when_full_ms);
   EXPECT_EQ(Count(daemon.process().Output(), kFull), 1u) << daemon.process().Output();
-  EXPECT_EQ(IntegrityCheckIn(pid, dir, db), "ok");
 
   // Space returns: what was held in memory is written, the ballast is reserved again.
   const std::int64_t api_newest_ms = NewestApiPointMs(daemon);
@@ -270,14 +287,17 @@ TEST(StorageE2eTest, FullFileSystemKeepsTheDaemonServingAndWritingResumes) {
       testing::WaitFor([&] { return Count(daemon.process().Output(), "storage recovered") > 0; },
                        std::chrono::seconds(10)))
       << daemon.process().Output();
-  EXPECT_GE(ReadStoredIn(pid, dir, db).newest_ms, api_newest_ms);
+  EXPECT_GE(daemon.NewestStoredMs(), api_newest_ms);
+  EXPECT_EQ(daemon.Metric("edgemond_storage_disk_full"), 0.0);
   EXPECT_EQ(std::filesystem::file_size(fs + "/edgemond.db.ballast"), 4u << 20);
   EXPECT_EQ(Count(daemon.process().Output(), kFull), 1u);
-  EXPECT_EQ(IntegrityCheckIn(pid, dir, db), "ok");
   ASSERT_TRUE(daemon.process().Signal(SIGTERM));
   const auto status = daemon.process().Wait(std::chrono::seconds(10));
   ASSERT_TRUE(status && WIFEXITED(*status) && WEXITSTATUS(*status) == 0)
       << daemon.process().Output();
+  // Stopped, the file is the keeper's to read: intact, and holding what the API had answered.
+  EXPECT_EQ(IntegrityCheckIn(keeper, dir, db), "ok");
+  EXPECT_GE(ReadStoredIn(keeper, dir, db).newest_ms, api_newest_ms);
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "tests/testing/edgemond_process.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 
@@ -18,6 +21,25 @@ EdgemondProcess::EdgemondProcess(const TempDir& dir, std::vector<std::string> ar
   argv.insert(argv.begin(), options.wrapper.begin(), options.wrapper.end());
   process_ = std::make_unique<ChildProcess>(std::move(argv), dir.Join("edgemond.log"),
                                             std::move(options.env), std::move(options.child));
+}
+
+std::optional<double> EdgemondProcess::Metric(const std::string& series) const {
+  const HttpReply reply = Get("/metrics");
+  if (reply.status != 200) return std::nullopt;
+  const std::string prefix = series + " ";
+  for (std::size_t at = 0; at < reply.body.size();) {
+    const std::size_t end = std::min(reply.body.find('\n', at), reply.body.size());
+    if (reply.body.compare(at, prefix.size(), prefix) == 0) {
+      return std::strtod(reply.body.c_str() + at + prefix.size(), nullptr);
+    }
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::int64_t EdgemondProcess::NewestStoredMs() const {
+  const auto seconds = Metric("edgemond_storage_newest_sample_timestamp_seconds");
+  return seconds ? std::llround(*seconds * 1000) : -1;
 }
 
 bool EdgemondProcess::WaitReady(std::string& why) {

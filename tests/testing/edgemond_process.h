@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,12 @@ class EdgemondProcess {
 
   std::uint16_t port() const { return port_; }
   HttpReply Get(const std::string& target) const { return HttpGet(port_, target); }
+  // The value of the /metrics line `series` ("name" or "name{labels}"); nullopt when the line
+  // is absent or /metrics does not answer.
+  std::optional<double> Metric(const std::string& series) const;
+  // edgemond_storage_newest_sample_timestamp_seconds in ms: the newest sample the daemon has
+  // written to its database (which it holds against other processes); -1 before the first write.
+  std::int64_t NewestStoredMs() const;
   ChildProcess& process() { return *process_; }
 
  private:
