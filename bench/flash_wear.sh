@@ -12,6 +12,7 @@
 #                                             # 30 minutes of wall time after a 2-minute warm-up
 #
 # Environment: FS=ext4 (default) or f2fs (when the kernel has it and f2fs-tools is installed);
+# MOUNT_OPTIONS (e.g. lazytime; default: none);
 # BUILD_DIR (default build-bench in the repository; Release); IMAGE_MIB (1024); PORT (18899,
 # --daemon only).
 set -euo pipefail
@@ -59,7 +60,7 @@ case "$fs_type" in
 esac
 dev=$(losetup --find --show "$work/image")
 mkdir "$work/mnt"
-mount "$dev" "$work/mnt"
+mount ${MOUNT_OPTIONS:+-o "$MOUNT_OPTIONS"} "$dev" "$work/mnt"
 name=$(basename "$dev")
 
 echo "host: $(uname -srm), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
