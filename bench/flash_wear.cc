@@ -44,6 +44,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/process_io.h"
 #include "bench/storage_device_sim.h"
 #include "core/clock.h"
 #include "storage/sqlite/database.h"
@@ -73,14 +74,11 @@ struct Options {
 
 struct Counters {
   std::int64_t device_bytes = 0;
-  std::int64_t wchar = 0;
-  std::int64_t write_bytes = 0;
-  std::int64_t cancelled_write_bytes = 0;
+  ProcessIo io;
   std::int64_t shm_bytes = 0;  // Accumulated by the bench at each syncfs.
 
   Counters operator-(const Counters& o) const {
-    return {device_bytes - o.device_bytes, wchar - o.wchar, write_bytes - o.write_bytes,
-            cancelled_write_bytes - o.cancelled_write_bytes, shm_bytes - o.shm_bytes};
+    return {device_bytes - o.device_bytes, io - o.io, shm_bytes - o.shm_bytes};
   }
 };
 
@@ -96,17 +94,6 @@ std::int64_t DeviceBytesWritten(const std::string& device) {
     if (!(in >> f)) Die("cannot read /sys/block/" + device + "/stat");
   }
   return field[6] * 512;  // Sectors written; the kernel counts them in 512-byte units.
-}
-
-void ReadProcessIo(Counters& c) {
-  std::ifstream in("/proc/self/io");
-  std::string key;
-  std::int64_t value = 0;
-  while (in >> key >> value) {
-    if (key == "wchar:") c.wchar = value;
-    if (key == "write_bytes:") c.write_bytes = value;
-    if (key == "cancelled_write_bytes:") c.cancelled_write_bytes = value;
-  }
 }
 
 // Dirty pages of a file in the page cache (cachestat(2), Linux 6.5), or nullopt when the file
@@ -152,7 +139,7 @@ class Probe {
   Counters Read() const {
     Counters c;
     c.device_bytes = DeviceBytesWritten(options_.block_device);
-    ReadProcessIo(c);
+    c.io = ProcessIo::Read();
     c.shm_bytes = shm_bytes_;
     return c;
   }
@@ -182,12 +169,12 @@ void PrintRow(const Period& p) {
   const auto per = [&](std::int64_t bytes) {
     return static_cast<double>(bytes) / static_cast<double>(p.samples);
   };
-  const std::int64_t data = p.bytes.write_bytes - p.bytes.cancelled_write_bytes;
+  const std::int64_t data = p.bytes.io.write_bytes - p.bytes.io.cancelled_write_bytes;
   char shm[32] = "-";
   if (p.shm_measured) std::snprintf(shm, sizeof shm, "%.2f", per(p.bytes.shm_bytes));
   std::printf("| %s | %" PRId64 " | **%.2f** | %.2f | %s | %.2f | %.2f | %.2f | %.1f |\n",
               p.what.c_str(), p.samples, per(p.bytes.device_bytes), per(data), shm,
-              per(p.bytes.device_bytes - data), per(p.bytes.wchar), per(p.bytes.write_bytes),
+              per(p.bytes.device_bytes - data), per(p.bytes.io.wchar), per(p.bytes.io.write_bytes),
               static_cast<double>(p.file_bytes) / (1 << 20));
 }
 

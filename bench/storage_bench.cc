@@ -41,6 +41,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/process_io.h"
 #include "bench/storage_codec_study.h"
 #include "bench/storage_device_sim.h"
 #include "core/clock.h"
@@ -78,26 +79,6 @@ struct Options {
   int query_repeats = 15;
   std::vector<std::string> layouts = {"store", "v1"};
   std::vector<std::string> month_layouts = {"store"};
-};
-
-struct IoCounters {
-  std::int64_t wchar = 0;
-  std::int64_t write_bytes = 0;
-
-  static IoCounters Read() {
-    IoCounters io;
-    std::ifstream in("/proc/self/io");
-    std::string key;
-    std::int64_t value = 0;
-    while (in >> key >> value) {
-      if (key == "wchar:") io.wchar = value;
-      if (key == "write_bytes:") io.write_bytes = value;
-    }
-    return io;
-  }
-  IoCounters operator-(const IoCounters& o) const {
-    return {wchar - o.wchar, write_bytes - o.write_bytes};
-  }
 };
 
 double CpuSeconds() {
@@ -380,7 +361,7 @@ struct DayReport {
   int flush_seconds = 0;
   std::int64_t samples = 0;
   std::int64_t database_bytes = 0;
-  IoCounters written;
+  ProcessIo written;
   // With --retention-hours: bytes written per sample from an hour and a half after retention
   // starts deleting (every sample written then replaces an expired one).
   double steady_written_per_sample = 0;
@@ -403,7 +384,7 @@ DayReport RunDay(const Options& options, const std::string& layout_name) {
   const std::string path = dir + "/edgemond.db";
   DeviceSimulator sim(options.series, /*seed=*/20260101);
 
-  const IoCounters io_before = IoCounters::Read();
+  const ProcessIo io_before = ProcessIo::Read();
   const double cpu_before = CpuSeconds();
   std::unique_ptr<Layout> layout;
   if (layout_name != "v1") {
@@ -427,11 +408,11 @@ DayReport RunDay(const Options& options, const std::string& layout_name) {
       options.retention_hours > 0 && layout_name != "v1"
           ? static_cast<std::int64_t>((options.retention_hours + 1.5) * 3600)
           : -1;
-  IoCounters steady_io;
+  ProcessIo steady_io;
   std::int64_t steady_samples = 0;
   for (std::int64_t tick = 0; tick < ticks; ++tick) {
     if (tick == steady_tick) {
-      steady_io = IoCounters::Read();
+      steady_io = ProcessIo::Read();
       steady_samples = report.samples;
     }
     // A daemon's wall stamps wander by a millisecond or two around its monotonic schedule.
@@ -455,12 +436,12 @@ DayReport RunDay(const Options& options, const std::string& layout_name) {
     }
   }
   if (steady_tick >= 0 && steady_tick < ticks) {
-    report.steady_written_per_sample = static_cast<double>((IoCounters::Read() - steady_io).wchar) /
+    report.steady_written_per_sample = static_cast<double>((ProcessIo::Read() - steady_io).wchar) /
                                        static_cast<double>(report.samples - steady_samples);
   }
   layout->Close();
   report.cpu_seconds = CpuSeconds() - cpu_before - generate_cpu;
-  report.written = IoCounters::Read() - io_before;
+  report.written = ProcessIo::Read() - io_before;
   report.database_bytes = FileSize(path) + FileSize(path + "-wal");
 
   // Queries on the reopened database (the OS page cache is warm: the data was just written).
@@ -523,8 +504,8 @@ MonthReport RunMonth(const Options& options, const std::string& layout_name) {
   }
   Layout& layout = *layout_owner;
 
-  const IoCounters io_before = IoCounters::Read();
-  IoCounters io_steady;
+  const ProcessIo io_before = ProcessIo::Read();
+  ProcessIo io_steady;
   std::int64_t steady_samples = 0;
   const std::int64_t ticks = std::int64_t{options.days} * 86400;
   std::vector<Reading> readings;
@@ -532,7 +513,7 @@ MonthReport RunMonth(const Options& options, const std::string& layout_name) {
   std::int64_t now_ms = kSimulationStartMs;
   for (std::int64_t tick = 0; tick < ticks; ++tick) {
     if (tick == 8 * 86400) {
-      io_steady = IoCounters::Read();
+      io_steady = ProcessIo::Read();
       steady_samples = report.samples;
     }
     now_ms = kSimulationStartMs + tick * 1000 + (tick * 7919) % 3;
@@ -558,7 +539,7 @@ MonthReport RunMonth(const Options& options, const std::string& layout_name) {
     }
   }
   layout.Flush();
-  const IoCounters io_after = IoCounters::Read();
+  const ProcessIo io_after = ProcessIo::Read();
   report.written_per_sample =
       static_cast<double>((io_after - io_before).wchar) / static_cast<double>(report.samples);
   if (steady_samples > 0) {
